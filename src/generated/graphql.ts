@@ -1237,9 +1237,10 @@ export type InvitationStatus =
 /**
  * A JSON Web Key Set of public signing keys (RFC 7517): 1 to 10 EC (P-256, P-384, P-521), RSA (2048 to 16384 bits, e odd and at least 3) or
  * OKP (Ed25519) keys, each with a distinct `kid` (no control or invisible characters), `use` (if any) `sig`. Private
- * members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. Each key
- * is kept with `kty`, `kid`, `use`, `alg` and its public parameters (`crv`, `x`, `y`, `n`, `e`) only: other members
- * (`x5c`, `key_ops`, …) play no part in verifying a client assertion and are not stored.
+ * members (`d`, `p`, `q`, `dp`, `dq`, `qi`, `oth`, `k`) are refused: 422 naming the member, e.g. `keys[0].d`. A key
+ * holds `kty`, `kid`, `use`, `alg`, its public parameters (`crv`, `x`, `y`, `n`, `e`), `key_ops` (if any `["verify"]`)
+ * and `ext` (if any a boolean), stored as given; any other member (`x5c`, `x5u`, `x5t`, extensions) is not applied to
+ * client assertions and is refused: 422 naming it, e.g. `keys[0].x5c`.
  */
 export type JwksInput = {
   /** The public keys (JWK objects). */

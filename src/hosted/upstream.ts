@@ -124,7 +124,10 @@ export function upstreamRoutes(app: FastifyInstance, steps: HostedSteps): void {
     const method = offered(context, request.params.providerId);
     const log = (error: unknown) => request.log.info({ err: error, provider: method.providerId }, 'upstream sign-in refused');
     const account = await finishUpstream(context.target, method, upstreamRequest, answerOf(request), guessingAddress(request), log);
-    if (!account.ok) return steps.showLogin(reply, context, account.reason === 'upstream_error' ? 400 : 403, { error: REFUSAL_COPY[account.reason] ?? 'upstream.failed' });
+    if (!account.ok) {
+      const error = account.scopesLacking === true ? 'upstream.emailNotAsked' : (REFUSAL_COPY[account.reason] ?? 'upstream.failed');
+      return steps.showLogin(reply, context, account.reason === 'upstream_error' ? 400 : 403, { error });
+    }
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.verified, amr: [], methods: ['oauth'], record: account.record });
   });
 }

@@ -113,7 +113,7 @@ let unrequested: BaseLogger | undefined;
 
 /** For domain code reporting what it does not fail its request for: the request's logger; outside a request (a script
  *  calling the domain), one of its own on stderr. */
-export function domainLog(): Pick<BaseLogger, 'info' | 'error'> {
+export function domainLog(): Pick<BaseLogger, 'info' | 'warn' | 'error'> {
   return requestLog.getStore()?.log ?? (unrequested ??= pino(loggerOptions('info'), pino.destination(2)));
 }
 

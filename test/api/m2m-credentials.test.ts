@@ -122,7 +122,7 @@ describe('M2M credentials', () => {
     }
   });
 
-  it('refuses a NUL or another control character in a key (PostgreSQL stores none), and keeps only the members a public key needs', async () => {
+  it('refuses a NUL or another control character in a key (PostgreSQL stores none), and any member that is not applied', async () => {
     const good = ecKey('good').public;
     const credential = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [good] } });
     const cases: [Record<string, unknown>, string][] = [
@@ -140,14 +140,37 @@ describe('M2M credentials', () => {
       expect(replaced.status, field).toBe(422);
       expect(replaced.body, field).toMatchObject({ code: 'validation_error', field: field.replace('keys[0]', 'keys[1]') });
     }
-    // Members verification does not use (certificates, key_ops, private extensions) are not kept, whatever they hold.
-    const extras = { ...good, kid: 'extras', x5u: 'https://a.example.com/\u0000', 'a\u0000': 'x', x5c: ['MIIB'], key_ops: ['verify'], ext: true };
-    const kept = await app.http.put(`/m2m-credentials/${credential.id}/jwks`, { keys: [extras] });
+    // Members nothing applies (certificates, extensions) are refused, naming the member; nothing is stored.
+    const refusedMembers: [Record<string, unknown>, string][] = [
+      [{ x5c: ['MIIB'] }, 'keys[0].x5c'],
+      [{ x5u: 'https://a.example.com/keys' }, 'keys[0].x5u'],
+      [{ x5t: 'AAAA' }, 'keys[0].x5t'],
+      [{ 'x5t#S256': 'AAAA' }, 'keys[0].x5t#S256'],
+      [{ custom: 'x' }, 'keys[0].custom'],
+      [{ 'a\u0000': 'x' }, 'keys[0]'],
+      // key_ops is applied by the verifier: only ["verify"] lets the key authenticate.
+      [{ key_ops: ['sign'] }, 'keys[0].key_ops'],
+      [{ key_ops: ['verify', 'sign'] }, 'keys[0].key_ops'],
+      [{ key_ops: [] }, 'keys[0].key_ops'],
+      [{ key_ops: 'verify' }, 'keys[0].key_ops'],
+      [{ ext: 'true' }, 'keys[0].ext'],
+    ];
+    for (const [members, field] of refusedMembers) {
+      const key = { ...good, kid: 'extras', ...members };
+      const replaced = await app.http.put(`/m2m-credentials/${credential.id}/jwks`, { keys: [key] });
+      expect(replaced.status, field).toBe(422);
+      expect(replaced.body, field).toMatchObject({ code: 'validation_error', field });
+      const created = await app.http.post('/m2m-credentials', { name: 'x', permissions: ['users:read'], authMethod: 'private_key_jwt', jwks: { keys: [key] } });
+      expect(created.status, field).toBe(422);
+      expect(created.body, field).toMatchObject({ code: 'validation_error', field: `jwks.${field}` });
+    }
+    expect((await app.http.get(`/m2m-credentials/${credential.id}`)).body.jwks).toEqual({ keys: [good] });
+    // key_ops ["verify"] and a boolean ext (as WebCrypto exports a public key) are kept as given.
+    const exported = { ...good, kid: 'exported', key_ops: ['verify'], ext: true };
+    const kept = await app.http.put(`/m2m-credentials/${credential.id}/jwks`, { keys: [exported] });
     expect(kept.status, JSON.stringify(kept.body)).toBe(200);
-    expect(kept.body.jwks).toEqual({ keys: [{ ...good, kid: 'extras' }] });
-    const created = await createCredential({ authMethod: 'private_key_jwt', jwks: { keys: [{ ...extras, kid: 'created' }] } });
-    expect(created.jwks).toEqual({ keys: [{ ...good, kid: 'created' }] });
-    expect((await app.http.get(`/m2m-credentials/${credential.id}`)).body.jwks).toEqual({ keys: [{ ...good, kid: 'extras' }] });
+    expect(kept.body.jwks).toEqual({ keys: [exported] });
+    expect((await app.http.get(`/m2m-credentials/${credential.id}`)).body.jwks).toEqual({ keys: [exported] });
 
     // GraphQL: the same refusal, from a variable and from a literal of the document.
     const variable = await app.http.graphql('mutation($i: CreateM2MCredentialInput!) { createM2MCredential(input: $i) { id } }', {

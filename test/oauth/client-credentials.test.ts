@@ -157,6 +157,19 @@ describe('client credentials', () => {
     expect(decodeJwt(tokens.access_token).payload.client_id).toBe(clientId);
   });
 
+  it('private_key_jwt: a key kept with its key_ops and ext as WebCrypto exported them authenticates, ext false too', async () => {
+    for (const ext of [true, false]) {
+      const key = await assertionKey(`exported-${ext}`);
+      const jwk: Record<string, unknown> = { ...key.jwk, ext };
+      expect(jwk['key_ops']).toEqual(['verify']);
+      const { clientId } = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [jwk] } });
+      const stored = await app.sql<{ jwks: unknown }>('select jwks from oauth_client where id = ?', [clientId]);
+      expect(stored[0]?.jwks).toEqual({ keys: [jwk] });
+      const tokens = await oidc.clientCredentialsGrant(await discover(app, clientId, oidc.PrivateKeyJwt({ key: key.privateKey, kid: `exported-${ext}` })));
+      expect(decodeJwt(tokens.access_token).payload.client_id).toBe(clientId);
+    }
+  });
+
   it('a replayed client assertion is refused', async () => {
     const key = await assertionKey('replay');
     const { clientId } = await createTestClient(app, { authMethod: 'private_key_jwt', jwks: { keys: [key.jwk] } });

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { CookieJar, readForm } from '../support/cookie-jar.ts';
-import { startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { REDIRECT_URI, startHostedTestApp, type HostedTestApp } from '../support/hosted-app.ts';
+import { createTestClient, discover, startAuthorization } from '../support/oauth.ts';
+import * as oidc from 'openid-client';
 
 /** The hosted pages' refusals once the sign-in is known (in its look), and the tenant choice after a password (303). */
 const PASSWORD = 'Correct-Horse-9';
@@ -44,6 +46,30 @@ describe('refusals of a known sign-in are in its branding', () => {
     expect(closed.body).toContain('Creating an account is not available for Acme.');
     expect(closed.body).toContain('--gh-primary:#ff0000');
     expect(closed.body).toContain('<h1>Acme could not sign you in</h1>');
+  });
+});
+
+describe('tenant refusals of a known client: its application’s look', () => {
+  it('an interaction naming no tenant of an application made isolated meanwhile is refused in that application’s look, no tenant’s', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = app.as({ apiKey: other.apiKey });
+    const appPath = `/applications/${other.applicationId}`;
+    await app.createTenant('Polar North', other);
+    const branded = await admin.put(`${appPath}/branding`, { colors: { primary: '#5b2a86' }, copy: { 'error.title': 'Polaris could not sign you in' } });
+    expect(branded.status, JSON.stringify(branded.body)).toBe(200);
+    const applicationName = (await admin.get(appPath)).body.name as string;
+    const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const config = await discover(app, client.clientId, oidc.ClientSecretBasic(client.clientSecret ?? ''));
+    const flow = await startAuthorization(config, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid' });
+    expect(flow.page.status).toBe(200);
+    expect((await admin.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } })).status).toBe(200);
+
+    const refused = await flow.jar.visit(flow.page.url);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('Each organization of this application has its own sign-in');
+    expect(refused.body).toContain('--gh-primary:#5b2a86');
+    expect(refused.body).toContain(`<title>Polaris could not sign you in – ${applicationName}</title>`);
+    for (const elsewhere of ['Polar North', '#ff0000', 'Acme', '– Gatehouse</title>']) expect(refused.body).not.toContain(elsewhere);
   });
 });
 

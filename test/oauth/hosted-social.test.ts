@@ -447,6 +447,50 @@ describe('social and OIDC sign-in', () => {
     expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'signup_unavailable', upstream: { providerId: closedId } } });
   });
 
+  it('a provider stored without the email scope (saved before the rule): warned of when loaded; a linked account signs in, an unlinked one is refused saying why', async () => {
+    const linkedUser = await createPasswordUser(app.http, 'scopeless-linked@example.com');
+    await app.sql('insert into user_identity (id, application_id, pool_id, provider_id, subject, user_id, created_at) values (?, ?, ?, ?, ?, ?, now())', [
+      newId(),
+      app.root.applicationId,
+      SHARED_POOL,
+      upstreamId,
+      'scopeless-linked-sub',
+      linkedUser,
+    ]);
+    const [{ config: stored } = { config: {} }] = await app.sql<{ config: Record<string, unknown> }>('select config from auth_provider where id = ?', [upstreamId]);
+    // As a row written before config.scopes had to hold `email`: a write of them now is 422.
+    await app.sql(`update auth_provider set config = jsonb_set(config, '{scopes}', '["openid", "profile"]'::jsonb) where id = ?`, [upstreamId]);
+    expect((await app.http.patch(`/auth-providers/${upstreamId}`, { config: { scopes: ['openid', 'profile'] } })).body).toMatchObject({ field: 'config.scopes' });
+    try {
+      // A write that leaves its config as stored (its name) loads it again.
+      expect((await app.http.patch(`/auth-providers/${upstreamId}`, { name: 'Upstream old' })).status).toBe(200);
+      const before = logged.length;
+      idp.login = { sub: 'scopeless-new-sub', email: 'scopeless-new@example.com', email_verified: true };
+      const flow = await authorize();
+      const warned = logged.slice(before).filter((line) => line.level === 40 && line.msg.includes('lacking email'));
+      expect(warned, JSON.stringify(logged.slice(before))).toHaveLength(1);
+      expect(warned[0]).toMatchObject({ providerId: upstreamId, applicationId: app.root.applicationId, missingScopes: ['email'] });
+
+      // Nothing to find or make an account by: refused on the sign-in page, which says the provider is the cause.
+      const refused = await signInWith(flow, 'Upstream old');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toContain('This sign-in provider is not set up to share email addresses');
+      expect(refused.body).toContain('<a class="upstream"');
+      expect((await app.http.get('/users?email=scopeless-new@example.com')).body.data).toEqual([]);
+      expect(await lastSignInRecord()).toMatchObject({ action: 'user.sign_in_failed', after: { reason: 'upstream_no_email', upstream: { providerId: upstreamId } } });
+      const refusal = logged.slice(before).filter((line) => line.level === 40 && line.msg.startsWith('upstream sign-in refused'));
+      expect(refusal).toMatchObject([{ providerId: upstreamId, applicationId: app.root.applicationId, missingScopes: ['email'] }]);
+
+      // An account linked before signs in by its subject, as it did.
+      idp.login = { sub: 'scopeless-linked-sub', email: 'scopeless-linked@example.com', email_verified: true };
+      const again = await authorize();
+      expect((await idTokenOf(again, await signInWith(again, 'Upstream old')))['sub']).toBe(linkedUser);
+    } finally {
+      await app.sql('update auth_provider set config = ?::jsonb where id = ?', [JSON.stringify(stored), upstreamId]);
+      expect((await app.http.patch(`/auth-providers/${upstreamId}`, { name: 'Upstream' })).status).toBe(200);
+    }
+  });
+
   it('refuses an answer whose state is not the request’s', async () => {
     idp.login = { sub: 'alice-sub', email: 'alice@example.com', email_verified: true };
     const flow = await authorize();

@@ -334,6 +334,43 @@ describe('shared pool', () => {
     expect(await redeem(config, toInitech, resumed)).toMatchObject({ sub: ines, tenant_id: initech });
   });
 
+  it('prompt=login naming another tenant than the session’s: a fresh sign-in there, never the session’s, never a tenant the user is not in', async () => {
+    const first = await authorize(config, { tenant: 'acme' });
+    expect(await redeem(config, first, await first.jar.submit(first.page, { email: 'bob@example.com', password: PASSWORD }))).toMatchObject({ sub: bob, tenant_id: acme });
+    const sessionOf = (jar: CookieJar) => jar.all().filter((cookie) => cookie.name.startsWith('_session')).map((cookie) => `${cookie.name}=${cookie.value}`);
+    const acmeSession = sessionOf(first.jar);
+
+    // A tenant the session's user belongs to too: the form, not the session's account (no switch page, no redirect).
+    const toGlobex = await authorize(config, { tenant: 'globex', prompt: 'login' }, first.jar);
+    expect(toGlobex.page.status).toBe(200);
+    expect(toGlobex.page.location).toBeUndefined();
+    expect(readForm(toGlobex.page.url, toGlobex.page.body).fields).toHaveProperty('password');
+    // Posting nothing, or the switch page's form, proves nothing: back to the form, nothing signed in.
+    for (const path of ['/login', '/switch']) {
+      const unproven = await toGlobex.jar.visit(`${toGlobex.page.url}${path}`, { form: { ...readForm(toGlobex.page.url, toGlobex.page.body).fields, tenant: globex, email: '', password: '' } });
+      expect(unproven.location ?? '', path).not.toMatch(new RegExp(`^${REDIRECT_URI}`));
+      expect(sessionOf(toGlobex.jar)).toEqual(acmeSession);
+    }
+    const fresh = await toGlobex.jar.submit(toGlobex.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(await redeem(config, toGlobex, fresh)).toMatchObject({ sub: bob, tenant_id: globex });
+
+    // A tenant the user is not in: the form too; their password is refused there, no code, the session as it was.
+    const toInitech = await authorize(config, { tenant: 'initech', prompt: 'login' }, first.jar);
+    expect(toInitech.page.status).toBe(200);
+    expect(toInitech.page.location).toBeUndefined();
+    const sessionBefore = sessionOf(toInitech.jar);
+    const noAccess = await toInitech.jar.submit(toInitech.page, { email: 'bob@example.com', password: PASSWORD });
+    expect(noAccess.status).toBe(403);
+    expect(noAccess.location).toBeUndefined();
+    expect(noAccess.body).toContain('This account has no access to Initech.');
+    expect(sessionOf(toInitech.jar)).toEqual(sessionBefore);
+    // The session still signs in silently where it was, and never to Initech.
+    const silent = await authorize(config, { tenant: 'globex', prompt: 'none' }, first.jar);
+    expect(await redeem(config, silent, silent.page)).toMatchObject({ sub: bob, tenant_id: globex });
+    const silentInitech = await authorize(config, { tenant: 'initech', prompt: 'none' }, first.jar);
+    expect(new URL(silentInitech.page.location!).searchParams.get('error')).toBe('login_required');
+  });
+
   it('an unknown tenant, or another application’s, is invalid_request at the redirect URI with the state, before any form', async () => {
     const foreign = await app.createTenant('Foreign', await app.bootstrapAnother());
     for (const tenant of ['no-such-tenant', foreign]) {
@@ -671,6 +708,22 @@ describe('isolated pools', () => {
     const backToNorth = await authorize(config, { tenant: 'north' }, toSouth.jar);
     expect(backToNorth.page.status).toBe(200);
     expect(backToNorth.page.body).toContain('cannot be used for North');
+  });
+
+  it('prompt=login naming the other tenant: that pool’s form; the session’s credentials sign in nobody there', async () => {
+    const toNorth = await authorize(config, { tenant: 'north' });
+    expect(await redeem(config, toNorth, await toNorth.jar.submit(toNorth.page, { email: 'erin@example.com', password: PASSWORD }))).toMatchObject({ sub: erinNorth });
+    const sessionOf = (jar: CookieJar) => jar.all().filter((cookie) => cookie.name.startsWith('_session')).map((cookie) => `${cookie.name}=${cookie.value}`);
+    const northSession = sessionOf(toNorth.jar);
+    const toSouth = await authorize(config, { tenant: 'south', prompt: 'login' }, toNorth.jar);
+    expect(toSouth.page.status).toBe(200);
+    expect(readForm(toSouth.page.url, toSouth.page.body).fields).toHaveProperty('password');
+    const wrong = await toSouth.jar.submit(toSouth.page, { email: 'erin@example.com', password: PASSWORD });
+    expect(wrong.status).toBe(400);
+    expect(wrong.location).toBeUndefined();
+    expect(sessionOf(toSouth.jar)).toEqual(northSession);
+    const silent = await authorize(config, { tenant: 'north', prompt: 'none' }, toNorth.jar);
+    expect(await redeem(config, silent, silent.page)).toMatchObject({ sub: erinNorth, tenant_id: north });
   });
 
   it('the switch signs the other account out: the tokens of its sign-in stop working', async () => {

@@ -284,12 +284,29 @@ describe('refusals', () => {
     }
   });
 
-  it('a client bound to another tenant does not exist on this tenant’s surface', async () => {
-    const southClient = await createTestClient(app, { type: 'web', applicationId: another.applicationId, tenantId: south, redirectUris: [REDIRECT_URI] });
-    const config = await discoverAt(surfaceOf('north'), southClient);
-    const flow = await authorize(config);
-    expect(flow.start.status).toBe(400);
-    expect(flow.start.location).toBeUndefined();
+  it('a client bound to another tenant does not exist on this tenant’s surface: its application’s page, not the tenant’s', async () => {
+    const appPath = `/applications/${another.applicationId}`;
+    const branded = await admin.put(`${appPath}/branding`, { colors: { primary: '#5b2a86' }, copy: { 'error.title': 'Polaris could not sign you in' } });
+    expect(branded.status, JSON.stringify(branded.body)).toBe(200);
+    const rootBranded = await app.http.put('/branding', { colors: { primary: '#ff0000' } });
+    expect(rootBranded.status, JSON.stringify(rootBranded.body)).toBe(200);
+    try {
+      const applicationName = (await admin.get(appPath)).body.name as string;
+      const southClient = await createTestClient(app, { type: 'web', applicationId: another.applicationId, tenantId: south, redirectUris: [REDIRECT_URI] });
+      const config = await discoverAt(surfaceOf('north'), southClient);
+      const flow = await authorize(config);
+      expect(flow.start.status).toBe(400);
+      expect(flow.start.location).toBeUndefined();
+      expect(flow.start.body).toContain('This application cannot sign in to that organization.');
+      // The application's look: its colors, its copy, its name; nothing of North's (the surface's), South's or another application's.
+      expect(flow.start.body).toContain('--gh-primary:#5b2a86');
+      expect(flow.start.body).toContain('<h1>Polaris could not sign you in</h1>');
+      expect(flow.start.body).toContain(`<title>Polaris could not sign you in – ${applicationName}</title>`);
+      for (const other of ['#0a3d91', 'North', 'South', '#ff0000', 'Sign-in is not possible – Gatehouse']) expect(flow.start.body).not.toContain(other);
+    } finally {
+      expect((await admin.put(`${appPath}/branding`, {})).status).toBe(200);
+      expect((await app.http.put('/branding', {})).status).toBe(200);
+    }
   });
 
   it('a code made on one tenant’s surface cannot be redeemed at another’s token endpoint', async () => {

@@ -33,12 +33,20 @@ const MAX_LARGE_RSA_EXPONENT = 1n << 64n;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** RFC 7517 4's that verification reads, and the public parameters (RFC 7518 6.2.1, 6.3.1, RFC 8037 2). */
+/** RFC 7517 4's that verification reads, and the public parameters (RFC 7518 6.2.1, 6.3.1, RFC 8037 2). `key_ops` and
+ *  `ext` are read by the verifier too (oidc-provider and jose pass over a key whose `key_ops` lacks `verify`, jose
+ *  refuses a non-boolean `ext`), so they are checked and kept as given; WebCrypto's exportKey writes both. */
 const KEPT_MEMBERS: Readonly<Record<string, readonly string[]>> = {
-  EC: ['kty', 'kid', 'use', 'alg', 'crv', 'x', 'y'],
-  RSA: ['kty', 'kid', 'use', 'alg', 'n', 'e'],
-  OKP: ['kty', 'kid', 'use', 'alg', 'crv', 'x'],
+  EC: ['kty', 'kid', 'use', 'key_ops', 'ext', 'alg', 'crv', 'x', 'y'],
+  RSA: ['kty', 'kid', 'use', 'key_ops', 'ext', 'alg', 'n', 'e'],
+  OKP: ['kty', 'kid', 'use', 'key_ops', 'ext', 'alg', 'crv', 'x'],
 };
+/** Certificates (`x5c`, `x5u`, `x5t`, `x5t#S256`) and extensions: nothing here checks them against the key, and a verifier
+ *  may honour a certificate over the key's own parameters, so they are refused rather than stored unchecked or dropped. */
+const refusedMember = (field: string, member: string) =>
+  UNPRINTABLE.test(member)
+    ? invalid(field, 'A member name of the key holds a control or invisible character')
+    : invalid(`${field}.${member}`, `${member} is not applied to the keys of client assertions: remove it (a key keeps kty, kid, use, key_ops, ext, alg and its public parameters)`);
 const ENCODED_MEMBERS: ReadonlySet<string> = new Set(['x', 'y', 'n', 'e']);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** NUL among them, which PostgreSQL cannot store. */
@@ -59,7 +67,7 @@ function checkRsaKey(field: string, key: KeyObject): void {
   }
 }
 
-/** Only what verifying an assertion reads: other members (`x5c`, `x5u`, `key_ops`, extensions) would be stored unchecked. */
+/** Only what verifying an assertion reads, as given; any other member is refused. */
 function publicKey(field: string, jwk: Record<string, unknown>): Record<string, unknown> {
   const kty = jwk['kty'];
   if (typeof kty !== 'string' || !KEY_TYPES.has(kty)) throw invalid(`${field}.kty`, 'kty must be EC, RSA or OKP');
@@ -71,6 +79,12 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
   if (secret !== undefined) throw invalid(`${field}.${secret}`, 'Upload public keys only: the JWKS holds private key material');
   const use = jwk['use'];
   if (use !== undefined && use !== 'sig') throw invalid(`${field}.use`, 'use must be sig: the keys verify client assertions');
+  const keyOps = jwk['key_ops'];
+  if (keyOps !== undefined && !(Array.isArray(keyOps) && keyOps.length === 1 && keyOps[0] === 'verify')) {
+    throw invalid(`${field}.key_ops`, 'key_ops must be ["verify"]: the keys verify client assertions, and a key without verify would never authenticate');
+  }
+  const ext = jwk['ext'];
+  if (ext !== undefined && typeof ext !== 'boolean') throw invalid(`${field}.ext`, 'ext must be true or false');
   const crv = jwk['crv'];
   // Only a string names a curve (String() of an object may throw).
   const algorithms = kty === 'RSA' ? algorithmsOf(kty) : typeof crv === 'string' ? algorithmsOf(`${kty} ${crv}`) : undefined;
@@ -82,6 +96,8 @@ function publicKey(field: string, jwk: Record<string, unknown>): Record<string, 
     throw invalid(`${field}.alg`, `alg of this ${kty} key must be one of ${algorithms.join(', ')}`);
   }
   const kept = KEPT_MEMBERS[kty] ?? [];
+  const unknown = Object.keys(jwk).find((member) => !kept.includes(member));
+  if (unknown !== undefined) throw refusedMember(field, unknown);
   // Node decodes base64url leniently (it skips a NUL, or anything else, inside `x`): the text is checked first.
   for (const member of kept.filter((name) => ENCODED_MEMBERS.has(name))) {
     const value = jwk[member];
@@ -113,7 +129,7 @@ export function usableKeys(jwks: PublicJwks): PublicJwks {
   };
 }
 
-/** 1 to 10 public signing keys with distinct `kid`s, each keeping only type, kid, `use`, `alg` and public parameters.
+/** 1 to 10 public signing keys with distinct `kid`s, each of type, kid, `use`, `key_ops`, `ext`, `alg` and public parameters.
  *  `field` prefixes the error's field (empty for the JWKS body). */
 export function publicJwks(field: string, value: unknown): PublicJwks {
   const at = (suffix: string) => (field === '' ? suffix : `${field}.${suffix}`);

@@ -16,7 +16,7 @@ import type { DomainServices } from '../../services.ts';
 import { recordSignIn, type SignInAttempt, type SignInFailureReason } from '../audit/auth-events.ts';
 import { noteRequest } from '../../observability/log.ts';
 import { readSignInCandidate, recordFailedSignIn, recordSuccessfulSignIn, refuseUncounted, standingReason } from './lockout.ts';
-import { surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
+import { surfaceLook, surfaceSettings, type SurfaceSettings } from './surface-settings.ts';
 import { MAX_PASSWORD_INPUT } from '../policies/password.ts';
 import { revokedTenants, type BrowserSession } from '../sessions/revoked-sign-ins.ts';
 
@@ -49,15 +49,19 @@ export async function resolveTarget(
     throw new SignInRefusal('unreadable_tenant');
   }
   const named = typeof tenantParam === 'string' && tenantParam !== '' ? tenantParam : null;
+  // The client's application is known, its tenant here not: in the application's look, never a tenant's it may not be of.
+  const refusedInApplicationLook = async (reason: 'bound_client_tenant' | 'client_tenant_gone') =>
+    new SignInRefusal(reason, await surfaceLook(services, requestId, applicationId, null));
   const settings = await surfaceSettings(services, requestId, applicationId, named ?? data.tenantId);
   if (settings === undefined) {
-    if (named !== null) throw new SignInRefusal(data.tenantId === null ? 'unknown_tenant' : 'bound_client_tenant');
-    throw new SignInRefusal('client_tenant_gone');
+    if (named === null) throw await refusedInApplicationLook('client_tenant_gone');
+    throw data.tenantId === null ? new SignInRefusal('unknown_tenant') : await refusedInApplicationLook('bound_client_tenant');
   }
   const { application, tenant } = settings;
   noteRequest({ applicationId, ...(tenant === null ? {} : { tenantId: tenant.id }) });
-  if (data.tenantId !== null && tenant?.id !== data.tenantId) throw new SignInRefusal('bound_client_tenant');
-  if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new SignInRefusal('tenant_required');
+  if (data.tenantId !== null && tenant?.id !== data.tenantId) throw await refusedInApplicationLook('bound_client_tenant');
+  // The application's own surface: its look is the application's.
+  if (application.multiTenant && application.authIsolation === 'isolated' && tenant === null) throw new SignInRefusal('tenant_required', settings.look);
   const opener = { type: 'oauth_client', id: clientId } as const;
   const applicationScope = endUserScope(services, requestId, { opener, applicationId, tenantId: null });
   const scope = tenant === null ? applicationScope : endUserScope(services, requestId, { opener, applicationId, tenantId: tenant.id });

@@ -5,6 +5,8 @@ import { surfaceReaderScope } from '../../context.ts';
 import { GatehouseError } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
 import { effectiveAuthProviders, enabledProviderSetting } from '../auth-providers/auth-providers.ts';
+import { lackingScopes } from '../auth-providers/config.ts';
+import { domainLog } from '../../observability/log.ts';
 import { effectiveBranding, type BrandingValue } from '../branding/branding.ts';
 import { isTenantRef, tenantRefColumn } from '../domains/surfaces.ts';
 import type { LockoutPolicy, MfaPolicy, PasswordPolicy, SessionPolicy } from '../policies/definitions.ts';
@@ -183,7 +185,7 @@ async function readSurfaceSettings(services: DomainServices, requestId: string, 
     look: { branding: { logoUrl, faviconUrl, colors, copy }, name: tenant?.name ?? application.name, locale: DEFAULT_LOCALE },
     password: passwordMethod(providers, opensMembership),
     email: emailMethods(providers, opensMembership),
-    upstreams: upstreamMethods(providers, opensMembership),
+    upstreams: upstreamMethods(application.id, providers, opensMembership),
     saml: providers
       .filter((provider) => provider.type === 'saml' && provider.enabled)
       .map((provider) => ({ id: provider.id, tenantId: provider.tenantId ?? null, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership })),
@@ -234,9 +236,18 @@ function passkeyMethod(providers: readonly { type: string; enabled: boolean; con
   };
 }
 
-/** Only providers with their secret (older ones may lack it): the page never shows a button that cannot work. */
-function upstreamMethods(providers: readonly AuthProvider[], opensMembership: boolean): UpstreamMethod[] {
-  return providers
-    .filter((provider) => provider.type === 'oauth' && provider.enabled && Object.keys(provider.secrets ?? {}).length > 0)
-    .map((provider) => ({ providerId: provider.id, tenantId: provider.tenantId ?? null, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership }));
+/** Only providers with their secret (older ones may lack it): the page never shows a button that cannot work. One stored
+ *  with scopes a write would now refuse (config.ts lackingScopes) still shows: accounts linked to it sign in by their
+ *  subject. Its operators are warned each time it is loaded, and a sign-in it cannot find an account for says why. */
+function upstreamMethods(applicationId: string, providers: readonly AuthProvider[], opensMembership: boolean): UpstreamMethod[] {
+  const offered = providers.filter((provider) => provider.type === 'oauth' && provider.enabled && Object.keys(provider.secrets ?? {}).length > 0);
+  for (const provider of offered) {
+    const missing = lackingScopes(provider.config);
+    if (missing === undefined) continue;
+    domainLog().warn(
+      { providerId: provider.id, applicationId, tenantId: provider.tenantId ?? null, missingScopes: missing.scopes },
+      `auth provider ${provider.id} of application ${applicationId} is stored with scopes lacking ${missing.scopes.join(' or ')}: its sign-ins get no ${missing.lacking}; only accounts already linked to it sign in (a write of its config.scopes must add it)`,
+    );
+  }
+  return offered.map((provider) => ({ providerId: provider.id, tenantId: provider.tenantId ?? null, name: provider.name, signUp: provider.config['allowSignup'] !== false && !opensMembership }));
 }

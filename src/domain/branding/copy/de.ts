@@ -32,6 +32,7 @@ export const DE: Catalog = {
   'upstream.failed': 'Die Anmeldung mit diesem Konto hat nicht funktioniert. Bitte versuchen Sie es erneut.',
   'upstream.unverified': 'Die E-Mail-Adresse dieses Kontos ist von seinem Anbieter nicht bestätigt und kann daher nicht für die Anmeldung bei {name} verwendet werden.',
   'upstream.noEmail': 'Dieses Konto hat keine E-Mail-Adresse mitgeteilt und kann daher nicht für die Anmeldung bei {name} verwendet werden.',
+  'upstream.emailNotAsked': 'Dieser Anmeldeanbieter ist nicht für die Weitergabe von E-Mail-Adressen eingerichtet, daher kann damit kein Konto bei {name} gefunden oder erstellt werden. Bitte melden Sie sich auf andere Weise an.',
   'upstream.noAccount': 'Für diese E-Mail-Adresse gibt es kein Konto bei {name}.',
   'upstream.otherWay': 'Dieses Konto kann sich bei {name} nicht über diesen Anbieter anmelden. Bitte melden Sie sich auf andere Weise an.',
   'login.switchAccount': 'Sie sind mit einem Konto angemeldet, das für {name} nicht verwendet werden kann. Wenn Sie sich hier anmelden, wird dieses Konto abgemeldet.',

@@ -31,6 +31,7 @@ export const EN = {
   'upstream.failed': 'Signing in with that account did not work. Please try again.',
   'upstream.unverified': 'That account’s email address is not verified by its provider, so it cannot be used to sign in to {name}.',
   'upstream.noEmail': 'That account did not share an email address, so it cannot be used to sign in to {name}.',
+  'upstream.emailNotAsked': 'This sign-in provider is not set up to share email addresses, so no account for {name} can be found or created with it. Please sign in another way.',
   'upstream.noAccount': 'There is no account for {name} with that email address.',
   'upstream.otherWay': 'This account cannot sign in to {name} with that provider. Please sign in another way.',
   'login.switchAccount': 'You are signed in with an account that cannot be used for {name}. Signing in here signs that account out.',

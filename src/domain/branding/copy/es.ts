@@ -32,6 +32,7 @@ export const ES: Catalog = {
   'upstream.failed': 'No se pudo iniciar sesión con esa cuenta. Inténtelo de nuevo.',
   'upstream.unverified': 'Su proveedor no ha verificado el correo electrónico de esa cuenta, así que no puede usarse para iniciar sesión en {name}.',
   'upstream.noEmail': 'Esa cuenta no compartió un correo electrónico, así que no puede usarse para iniciar sesión en {name}.',
+  'upstream.emailNotAsked': 'Este proveedor de inicio de sesión no está configurado para compartir correos electrónicos, así que con él no se puede encontrar ni crear una cuenta en {name}. Inicie sesión de otra forma.',
   'upstream.noAccount': 'No hay ninguna cuenta de {name} con ese correo electrónico.',
   'upstream.otherWay': 'Esta cuenta no puede iniciar sesión en {name} con ese proveedor. Inicie sesión de otra manera.',
   'login.switchAccount': 'Ha iniciado sesión con una cuenta que no puede usarse para {name}. Iniciar sesión aquí cierra la sesión de esa cuenta.',

@@ -32,6 +32,7 @@ export const FR: Catalog = {
   'upstream.failed': 'La connexion avec ce compte n’a pas fonctionné. Veuillez réessayer.',
   'upstream.unverified': 'L’adresse e-mail de ce compte n’est pas vérifiée par son fournisseur : il ne peut donc pas servir à se connecter à {name}.',
   'upstream.noEmail': 'Ce compte n’a pas communiqué d’adresse e-mail : il ne peut donc pas servir à se connecter à {name}.',
+  'upstream.emailNotAsked': 'Ce fournisseur de connexion n’est pas configuré pour partager les adresses e-mail : aucun compte pour {name} ne peut être trouvé ou créé avec lui. Veuillez vous connecter autrement.',
   'upstream.noAccount': 'Il n’existe pas de compte {name} avec cette adresse e-mail.',
   'upstream.otherWay': 'Ce compte ne peut pas se connecter à {name} avec ce fournisseur. Connectez-vous d’une autre manière.',
   'login.switchAccount': 'Vous êtes connecté avec un compte qui ne peut pas être utilisé pour {name}. Vous connecter ici déconnecte ce compte.',

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
 import { AuthProvider } from '../../../db/entities/index.ts';
-import { subjectIssuer, type OAuthProvider } from '../../auth-providers/config.ts';
+import { lackingScopes, subjectIssuer, type OAuthProvider } from '../../auth-providers/config.ts';
+import { domainLog } from '../../../observability/log.ts';
 import type { Reauthentication } from '../reauthentication.ts';
 import { recordAttempt, type FactorRecord, type SignInTarget } from '../sign-in.ts';
 import type { UpstreamMethod } from '../surface-settings.ts';
@@ -88,7 +89,11 @@ export async function startUpstream(
   };
 }
 
-export type UpstreamSignIn = (Extract<UpstreamAccount, { ok: true }> & { readonly record: FactorRecord }) | Extract<UpstreamAccount, { ok: false }>;
+/** `scopesLacking`: refused for want of what the provider's stored scopes do not ask (config.ts lackingScopes), which the
+ *  user cannot mend: the page says so. */
+export type UpstreamSignIn =
+  | (Extract<UpstreamAccount, { ok: true }> & { readonly record: FactorRecord })
+  | (Extract<UpstreamAccount, { ok: false }> & { readonly scopesLacking?: true });
 
 /**
  * A failed discovery, exchange or check of the upstream's answer is `upstream_error`, its cause logged through `log`.
@@ -122,5 +127,11 @@ export async function finishUpstream(
   const account = await upstreamAccount(target, method, verified, identity, address);
   if (account.ok) return { ...account, record: { method: 'oauth', upstream } };
   await recordAttempt(target, { method: 'oauth', upstream, outcome: { ok: false, reason: account.reason, user: account.user, email: identity.email } });
-  return account;
+  const missing = account.reason === 'upstream_no_email' ? lackingScopes(provider.config) : undefined;
+  if (missing === undefined) return account;
+  domainLog().warn(
+    { providerId: method.providerId, applicationId: target.application.id, missingScopes: missing.scopes },
+    `upstream sign-in refused: auth provider ${method.providerId} is stored with scopes lacking ${missing.scopes.join(' or ')}, so no account can be found or made`,
+  );
+  return { ...account, scopesLacking: true };
 }
