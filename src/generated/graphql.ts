@@ -1553,7 +1553,7 @@ export type Mutation = {
   deletePermission: Scalars['Boolean']['output'];
   /**
    * Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
-   * tenant scope: 403.
+   * tenant scope: 403; the caller must hold the role's built-in permissions, as to remove an assignment of it (else 403).
    */
   deleteRole: Scalars['Boolean']['output'];
   /**
@@ -1757,7 +1757,8 @@ export type Mutation = {
   updateOrganization: Organization;
   /**
    * Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
-   * application-wide credentials (a tenant scope: 403).
+   * application-wide credentials (a tenant scope: 403). Dropping permissions or changing the key takes holding the
+   * role's built-in permissions, as to remove an assignment of it (else 403).
    */
   updateRole: Role;
   /** Renames a tenant or changes its slug. */

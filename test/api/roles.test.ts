@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { alignFixedRoles } from '../../src/domain/authorization/built-in-roles.ts';
 import type { Invalidation } from '../../src/events/invalidations.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
@@ -105,18 +106,88 @@ describe('roles', () => {
     await app.http.post('/permissions', { key: 'orders:ship' });
     const within = await narrow.post('/roles', { key: 'within', name: 'Within', permissions: ['users:read', 'orders:ship'] });
     expect(within.status, JSON.stringify(within.body)).toBe(201);
-    // Dropping permissions it does not hold is narrowing, not handing out; adding one is refused.
-    const broad = await createRole(appPath, { key: 'broad', permissions: ['users:read', 'tenants:read'] });
-    expect((await narrow.patch(`/roles/${broad.id}`, { permissions: ['users:read', 'tenants:read', 'api_keys:read'] })).status).toBe(403);
-    const dropped = await narrow.patch(`/roles/${broad.id}`, { permissions: ['tenants:read'] });
-    expect(dropped.status, JSON.stringify(dropped.body)).toBe(200);
-    expect(dropped.body.permissions).toEqual(['tenants:read']);
-    // Narrowing a wildcard to what it covers, however spelled, hands nothing out either.
-    const star = await createRole(appPath, { key: 'star_narrowed', permissions: ['*'] });
-    const narrowed = await narrow.patch(`/roles/${star.id}`, { permissions: ['tenants:read', 'api_keys:*'] });
+    // Adding one is refused; what the role already allows, however spelled, hands nothing out.
+    const mine = await createRole(appPath, { key: 'mine', permissions: ['users:*'] });
+    expect((await narrow.patch(`/roles/${mine.id}`, { permissions: ['users:*', 'api_keys:read'] })).status).toBe(403);
+    const respelled = await narrow.patch(`/roles/${mine.id}`, { permissions: ['users:*', 'users:read'] });
+    expect(respelled.status, JSON.stringify(respelled.body)).toBe(200);
+    expect(respelled.body.permissions).toEqual(['users:*', 'users:read']);
+  });
+
+  it('a caller may not take from a role what it could not give: deleting, narrowing or re-keying takes its built-in permissions (403), nothing changed', async () => {
+    await app.http.post('/permissions', { key: 'parcels:ship' });
+    const wide = await createRole(appPath, { key: 'guarded', permissions: ['users:delete', 'parcels:ship'] });
+    const own = await createRole(pathA, { key: 'a_guarded', permissions: ['users:delete', 'parcels:ship'] });
+    const holder = (await app.http.post(`${pathA}/users`, { email: `guarded-${crypto.randomUUID()}@example.com` })).body.id as string;
+    const assignments = [
+      (await app.http.post('/role-assignments', { subject: { type: 'user', id: holder }, roleId: wide.id })).body.id as string,
+      (await app.http.post(`${pathA}/role-assignments`, { subject: { type: 'user', id: holder }, roleId: own.id })).body.id as string,
+    ];
+    const clerk = await issueTestKey(app, { permissions: ['roles:*', 'role_assignments:*', 'users:read'] });
+    const clerkOfA = await issueTestKey(app, { tenantId: tenantA, permissions: ['roles:*', 'role_assignments:*', 'users:read'] });
+    // The refusal is the one removing an assignment of the role gives.
+    const demoting = await clerk.delete(`/role-assignments/${assignments[0]}`);
+    expect(demoting.status).toBe(403);
+    const before = [(await app.http.get(`/roles/${wide.id}`)).body, (await app.http.get(`/roles/${own.id}`)).body];
+
+    const attempts = [
+      [clerk, appPath, wide.id],
+      [clerk, appPath, own.id],
+      [clerkOfA, pathA, own.id],
+    ] as const;
+    for (const [client, path, roleId] of attempts) {
+      const changes = [
+        { permissions: ['parcels:ship'] },
+        // Dropping a custom permission narrows the role too.
+        { permissions: ['users:delete'] },
+        { key: `rekeyed_${roleId.slice(-6)}` },
+        { name: 'Renamed', key: `rekeyed_${roleId.slice(-6)}` },
+      ];
+      for (const change of changes) {
+        const { requestId, headers } = traced();
+        const refused = await client.patch(`${path}/roles/${roleId}`, change, { headers });
+        expect([refused.status, refused.body.code, refused.body.message], JSON.stringify(change)).toEqual([403, 'forbidden', demoting.body.message]);
+        expect(await auditRecordsOf(app, requestId)).toEqual([]);
+      }
+      const { requestId, headers } = traced();
+      const refused = await client.delete(`${path}/roles/${roleId}`, { headers });
+      expect([refused.status, refused.body.code, refused.body.message]).toEqual([403, 'forbidden', demoting.body.message]);
+      expect(await auditRecordsOf(app, requestId)).toEqual([]);
+    }
+    const overGraphql = await clerk.graphql('mutation($id: UUID!) { deleteRole(roleId: $id) }', { id: wide.id });
+    expect(overGraphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'forbidden', status: 403 });
+    expect([(await app.http.get(`/roles/${wide.id}`)).body, (await app.http.get(`/roles/${own.id}`)).body]).toEqual(before);
+    for (const id of assignments) expect((await app.http.get(`/role-assignments/${id}`)).status).toBe(200);
+
+    // A name or description changes no check's or token's answer: roles:write alone, as ever. So does widening with
+    // what the caller holds, and re-sending the same key.
+    const renamed = await clerk.patch(`/roles/${wide.id}`, { name: 'Guarded', description: 'Deletes users', key: 'guarded', permissions: ['users:delete', 'parcels:ship', 'users:read'] });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body).toMatchObject({ key: 'guarded', name: 'Guarded', description: 'Deletes users', permissions: ['users:delete', 'parcels:ship', 'users:read'] });
+    // A role of custom permissions only takes nothing the management API checks.
+    const customOnly = await createRole(pathA, { key: 'a_shipper', permissions: ['parcels:ship'] });
+    // `*` spelled out as every built-in permission still takes the custom ones `*` allows.
+    const star = await createRole(appPath, { key: 'star_spelled', permissions: ['*'] });
+    expect((await clerk.patch(`/roles/${star.id}`, { permissions: ALL_PERMISSIONS })).status).toBe(403);
+    expect((await app.http.get(`/roles/${star.id}`)).body.permissions).toEqual(['*']);
+    expect((await clerkOfA.patch(`/roles/${customOnly.id}`, { key: 'a_sender', permissions: [] })).status).toBe(200);
+    expect((await clerkOfA.delete(`/roles/${customOnly.id}`)).status).toBe(204);
+
+    // Holding them, application-wide for an application role and in the tenant for the tenant's own, it may.
+    const holding = await issueTestKey(app, { permissions: ['roles:*', 'users:*'] });
+    const holdingInA = await issueTestKey(app, { tenantId: tenantA, permissions: ['roles:*', 'users:delete'] });
+    const narrowed = await holding.patch(`/roles/${wide.id}`, { key: 'unguarded', permissions: ['users:read'] });
     expect(narrowed.status, JSON.stringify(narrowed.body)).toBe(200);
-    expect(narrowed.body.permissions).toEqual(['tenants:read', 'api_keys:*']);
-    expect((await narrow.patch(`/roles/${star.id}`, { permissions: ['tenants:read', 'api_keys:*', 'domains:read'] })).status).toBe(403);
+    expect(narrowed.body).toMatchObject({ key: 'unguarded', permissions: ['users:read'] });
+    expect((await holdingInA.patch(`/roles/${own.id}`, { key: 'a_unguarded', permissions: ['users:delete'] })).body).toMatchObject({ key: 'a_unguarded', permissions: ['users:delete'] });
+    const { requestId, headers } = traced();
+    expect((await holdingInA.delete(`/roles/${own.id}`, { headers })).status).toBe(204);
+    expect((await auditRecordsOf(app, requestId)).map((record) => [record.action, record.targetId]).sort()).toEqual([
+      ['role.deleted', own.id],
+      ['role_assignment.deleted', assignments[1]],
+    ]);
+    expect((await holding.delete(`/roles/${wide.id}`)).status).toBe(204);
+    for (const id of assignments) expect((await app.http.get(`/role-assignments/${id}`)).status).toBe(404);
   });
 
   it('updates a role’s fields, audited; a built-in role keeps its key, and an application-wide role is changed only application-wide', async () => {

@@ -1997,7 +1997,7 @@ export interface paths {
         /**
          * Delete a role and its assignments
          * @description Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
-         *     tenant scope: 403.
+         *     tenant scope: 403; the caller must hold the role's built-in permissions, as to remove an assignment of it (else 403).
          *
          *     Requires `roles:delete`.
          *
@@ -2009,7 +2009,8 @@ export interface paths {
         /**
          * Update a role (an application-wide one on the application’s path only)
          * @description Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
-         *     application-wide credentials (a tenant scope: 403).
+         *     application-wide credentials (a tenant scope: 403). Dropping permissions or changing the key takes holding the
+         *     role's built-in permissions, as to remove an assignment of it (else 403).
          *
          *     Requires `roles:write`.
          *
@@ -2039,7 +2040,7 @@ export interface paths {
         /**
          * Delete a role and its assignments
          * @description Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
-         *     tenant scope: 403.
+         *     tenant scope: 403; the caller must hold the role's built-in permissions, as to remove an assignment of it (else 403).
          *
          *     Requires `roles:delete`.
          *
@@ -2051,7 +2052,8 @@ export interface paths {
         /**
          * Update a role (an application-wide one on the application’s path only)
          * @description Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
-         *     application-wide credentials (a tenant scope: 403).
+         *     application-wide credentials (a tenant scope: 403). Dropping permissions or changing the key takes holding the
+         *     role's built-in permissions, as to remove an assignment of it (else 403).
          *
          *     Requires `roles:write`.
          *
@@ -2081,7 +2083,7 @@ export interface paths {
         /**
          * Delete a role and its assignments
          * @description Deletes a role and its assignments (each audited). A built-in role: 422; an application-wide role from a
-         *     tenant scope: 403.
+         *     tenant scope: 403; the caller must hold the role's built-in permissions, as to remove an assignment of it (else 403).
          *
          *     Requires `roles:delete`.
          *
@@ -2093,7 +2095,8 @@ export interface paths {
         /**
          * Update a role (an application-wide one on the application’s path only)
          * @description Updates a role. An application-wide role, built-in ones included, is changed only on the application's path with
-         *     application-wide credentials (a tenant scope: 403).
+         *     application-wide credentials (a tenant scope: 403). Dropping permissions or changing the key takes holding the
+         *     role's built-in permissions, as to remove an assignment of it (else 403).
          *
          *     Requires `roles:write`.
          *

@@ -113,6 +113,16 @@ async function writableRole(scope: Scope, em: EntityManager, roleId: string): Pr
 
 const sameGrants = (a: readonly string[], b: readonly string[]) => a.length === new Set(b).size && a.every((grant) => b.includes(grant));
 
+/** By what they allow, not how spelled: a built-in permission, a custom key, or what only `*` allows (custom ones to come). */
+function narrows(before: readonly string[], after: readonly string[]): boolean {
+  const next = new PermissionSet(after);
+  return !next.covers(before) || before.some((grant) => (grant === '*' || !isPermissionGrant(grant)) && !next.allows(grant));
+}
+
+/** Taking from every holder of the role what the caller could not give them is demoting them: the caller must hold the
+ *  role's built-in permissions (403), as to remove one assignment of it (deleteRoleAssignment). */
+const requireMayTakeAway = (scope: Scope, role: Role) => requireCovered(scope, role.permissions);
+
 const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
   if (value === null) throw invalid(field, `${field} may not be null`);
   return value;
@@ -120,7 +130,8 @@ const nonNull = <T>(value: T | null | undefined, field: string): T | undefined =
 
 /**
  * A built-in role keeps its key, and `app_admin` and `tenant_admin` their permissions (422). Permissions added must be
- * held by the caller (403); dropping needs none.
+ * held by the caller (403); dropping any, or changing the key (what `/roles/check` and the `roles` claim name), takes
+ * holding all the role's built-in ones (requireMayTakeAway). A name or description alone needs neither.
  */
 export async function updateRole(scope: Scope, roleId: string, input: UpdateRoleInput): Promise<Role> {
   const requestedKey = nonNull(input.key, 'key');
@@ -134,23 +145,27 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
       const role = await writableRole(scope, em, roleId);
       const tenantId = role.tenantId ?? null;
       const before = roleSnapshot(role);
-      if (key !== undefined && key !== role.key) {
+      const rekeyed = key !== undefined && key !== role.key;
+      if (rekeyed) {
         if (role.builtIn) throw invalid('key', 'A built-in role keeps its key');
         if ((await em.count(Role, { key, id: { $ne: role.id }, ...keyClashes(tenantId) })) > 0) throw keyTaken('Role', key);
-        role.key = key;
       }
+      let permissions: string[] | undefined;
       if (grants !== undefined) {
-        const permissions = await grantsOfRole(em, tenantId, grants);
+        const next = await grantsOfRole(em, tenantId, grants);
         const fixed = role.builtIn ? FIXED_ROLES[role.key] : undefined;
         if (fixed !== undefined) {
-          if (!sameGrants(permissions, role.permissions)) throw invalid('permissions', `The permissions of ${role.key} are fixed: ${fixed}`);
+          if (!sameGrants(next, role.permissions)) throw invalid('permissions', `The permissions of ${role.key} are fixed: ${fixed}`);
         } else {
           // By what they allow, not how spelled: `*` narrowed to `users:read` adds nothing.
           const held = new PermissionSet(role.permissions);
-          requireCovered(scope, permissions.filter((grant) => !held.covers([grant])));
-          role.permissions = permissions;
+          requireCovered(scope, next.filter((grant) => !held.covers([grant])));
+          permissions = next;
         }
       }
+      if (rekeyed || (permissions !== undefined && narrows(role.permissions, permissions))) requireMayTakeAway(scope, role);
+      if (rekeyed) role.key = key;
+      if (permissions !== undefined) role.permissions = permissions;
       if (name !== undefined) role.name = name;
       if (text !== undefined) role.description = text;
       recordAudit(em, scope, { action: 'role.updated', targetType: 'role', targetId: role.id, tenantId, before, after: roleSnapshot(role) });
@@ -161,11 +176,13 @@ export async function updateRole(scope: Scope, roleId: string, input: UpdateRole
   return updated;
 }
 
-/** Its assignments go in the same transaction, each audited. A built-in role: 422. */
+/** Its assignments go in the same transaction, each audited. A built-in role: 422; the caller must hold its built-in
+ *  permissions (requireMayTakeAway). */
 export async function deleteRole(scope: Scope, roleId: string): Promise<boolean> {
   await scope.transactional(async (em) => {
     const role = await writableRole(scope, em, roleId);
     if (role.builtIn) throw invalid('roleId', 'A built-in role cannot be deleted');
+    requireMayTakeAway(scope, role);
     await removeAssignments(em, scope, 'a.role_id = ?', [role.id]);
     await withdrawDeletedRole(em, scope, role.id);
     recordAudit(em, scope, { action: 'role.deleted', targetType: 'role', targetId: role.id, tenantId: role.tenantId ?? null, before: roleSnapshot(role) });
