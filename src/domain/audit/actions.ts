@@ -118,7 +118,7 @@ export const AUDIT_ACTIONS = {
   'email_delivery.queued': { kind: 'write', meaning: 'A mail was queued' },
   'email_delivery.sent': { kind: 'event', meaning: 'A mail was accepted by the provider' },
   'email_delivery.failed': { kind: 'event', meaning: 'A mail’s delivery failed for good (outcome failure)' },
-  'email_delivery.withdrawn': { kind: 'write', meaning: 'A queued mail was failed unsent as the invitation it carries was revoked or resent, the account it is to was suspended or deleted, or that account\'s address changed from the one it is to, its links no longer working (`after.lastError` says which)' },
+  'email_delivery.withdrawn': { kind: 'write', meaning: 'A queued mail was failed unsent as the invitation it carries was revoked or resent, the account it is to was suspended or deleted, or that account\'s address changed from the one it is to, or it confirms a new address and the account asked for another or changed its address since, its links no longer working (`after.lastError` says which)' },
   'email_delivery.deleted': { kind: 'write', meaning: 'A delivery went with its tenant' },
   'email_delivery.moved': { kind: 'write', meaning: 'A queued `account_deleted` to a user deleted before their tenant went on as the application’s as the tenant was deleted (`before.tenantId`; `after.tenantId` null)' },
   'email_sender_domain.created': { kind: 'write', meaning: 'A sender domain’s DKIM key was made (first read of its records)' },

@@ -451,6 +451,8 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
 export async function leaveOldAddress(em: EntityManager, actor: AuditActor, userId: string, oldEmail: string, kept?: KeptLinks): Promise<void> {
   await endMailedCredentials(em, actor.applicationId, userId, kept);
   await withdrawQueuedMail(em, actor, { userId, reason: 'email_changed', to: oldEmail });
+  // A confirmation of another address, still queued to it, carries a link that just ended.
+  await withdrawQueuedMail(em, actor, { userId, reason: 'email_change_ended' });
 }
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
