@@ -11,6 +11,8 @@ import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
 import { createPasswordUser } from '../support/users.ts';
 import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { issueEmailChangeLink } from '../../src/domain/users/link-tokens.ts';
+import { askedForLock } from '../../src/domain/email/flow-mail.ts';
+import { suspendedInTurn } from '../support/suspend-trigger.ts';
 
 /**
  * A user's mail still queued (never tried, or waiting for a retry) when the user is suspended or deleted, or to their
@@ -105,6 +107,15 @@ describe('a user’s queued mail', () => {
     const [notice] = await mails(app.http, email, 'account_deleted');
     expect(await settledDelivery(app.http, `/email/deliveries/${notice!.id}`)).toMatchObject({ status: 'sent' });
     expect(sink.to(email)).toHaveLength(1);
+  });
+
+  it('is never queued for a user suspended once the forgot-password page read them active: the request sees the suspension', async () => {
+    const email = `raced-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    // The suspension commits while the request, having read the user, waits for its turn at the address.
+    await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, email), () => askReset(email));
+    expect(await mails(app.http, email, 'password_reset')).toEqual([]);
+    expect(await app.sql(`select 1 from email_link_token where user_id = ?`, [userId])).toEqual([]);
   });
 
   it('a refused suspension withdraws nothing', async () => {
