@@ -20,7 +20,7 @@ export const AUDIT_ACTIONS = {
   'tenant.deleted': { kind: 'write', meaning: 'A tenant was deleted (its rows each have their own record)' },
   'user.created': { kind: 'write', meaning: 'A user was created through the management API' },
   'user.signed_up': { kind: 'write', meaning: 'A user signed up on the hosted page' },
-  'user.updated': { kind: 'write', meaning: 'A user changed (a new password ends their sessions, each recorded `session.revoked` with `after.reason` `password_changed`)' },
+  'user.updated': { kind: 'write', meaning: 'A user changed (a new password ends their sessions, each recorded `session.revoked` with `after.reason` `password_changed`, and queues `password_changed` to the user)' },
   'user.deleted': { kind: 'write', meaning: 'A user was deleted: each session ended recorded `session.revoked` with `after.reason` `user_deleted`' },
   'user.suspended': { kind: 'write', meaning: 'A user was suspended (`after.grantsRevoked`, `after.sessionsEnded`): each session ended recorded `session.revoked` with `after.reason` `user_suspended`' },
   'user.activated': { kind: 'write', meaning: 'A suspended user was activated' },

@@ -68,9 +68,9 @@ export function isTemplateKey(value: string): value is TemplateKey {
   return (TEMPLATE_KEYS as readonly string[]).includes(value);
 }
 
-/** Templates whose other text may go without a link (`email_change`'s notice of an administrator's change): their
- *  button and link line are drawn only when there is one. */
-const LINK_OPTIONAL: ReadonlySet<TemplateKey> = new Set(['email_change']);
+/** Templates that may go without a link (`email_change`'s notice and `password_changed` of an administrator's change):
+ *  their button and link line are drawn only when there is one. */
+const LINK_OPTIONAL: ReadonlySet<TemplateKey> = new Set(['email_change', 'password_changed']);
 const ifLink = (optional: boolean, drawn: string) => (optional ? `{% if link %}${drawn}{% endif %}` : drawn);
 
 function layout(locale: Locale, heading: string, paragraphs: readonly string[], button?: string, linkOptional = false): string {
