@@ -36,6 +36,11 @@ export interface TemplateContent {
 
 const COMMON_VARIABLES = ['application.name', 'tenant.name', 'tenant.slug', 'user.name', 'user.email', 'branding'] as const;
 
+/** The variables whose text an end user writes (their name and address, the address they ask for, an inviting user's,
+ *  a passkey's name): an HTML part prints them escaped, `| raw` too (render-worker.ts). The rest the service words or
+ *  the application's owner and administrators write (links, codes, dates, the application's and tenants' names). */
+export const END_USER_VARIABLES = ['user.name', 'user.email', 'newEmail', 'inviter.name', 'inviter.email', 'clonedPasskey.name'] as const;
+
 /** Beyond `application`, `tenant`, `user` and `branding`, which every template has. */
 const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   verify_email: ['link', 'expiresInMinutes', 'expiresIn'],
