@@ -1078,7 +1078,7 @@ export type EmailSenderDomainStatus =
  */
 export type EmailTemplate = {
   __typename?: 'EmailTemplate';
-  /** The HTML body. Outputs are HTML-escaped unless marked `| raw`. */
+  /** The HTML body. Outputs are HTML-escaped unless marked `| raw`, which is refused (422) on what an end user writes: `user.name`, `user.email`, `newEmail`, `inviter.name`, `inviter.email`, `clonedPasskey.name`. */
   html: Scalars['String']['output'];
   /** Which e-mail this is. */
   key: EmailTemplateKey;

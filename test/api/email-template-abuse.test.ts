@@ -11,6 +11,9 @@ afterAll(async () => app?.close());
 /** What an end user may put in their name, which an HTML e-mail must show as text. */
 const HOSTILE = '<img src=x onerror=alert(1)>';
 
+/** A template's parts as GET shows them, to put back. */
+const DEFAULT_WELCOME = (template: { subject: string; html: string; text: string }) => ({ subject: template.subject, html: template.html, text: template.text });
+
 /** `count` times `width` letters, from a template of a few dozen characters. */
 const repeated = (count: number, width: number) => `{% for a in (1..${count}) %}${'x'.repeat(width)}{% endfor %}`;
 
@@ -26,14 +29,66 @@ describe('e-mail templates: what a template can do with hostile variables and lo
       expect(preview.status, html).toBe(200);
       expect(preview.body.html, html).toBe('<p>&lt;img src=x onerror=alert(1)&gt;</p>');
     }
-    // The explicit opt-out still works for echo, as for {{ }}.
-    const raw = await app.http.post('/email/templates/welcome/preview', { html: '<p>{% echo user.name | raw %}</p>', variables: { user: { name: '<b>x</b>' } } });
+    // The explicit opt-out still works for echo, as for {{ }}, on what the application's owner writes.
+    const raw = await app.http.post('/email/templates/welcome/preview', { html: '<p>{% echo application.name | raw %}</p>', variables: { application: { name: '<b>x</b>' } } });
     expect(raw.body.html).toBe('<p><b>x</b></p>');
     // A stored template renders the same way: a PUT with echo is kept, and its preview escapes.
     const put = await app.http.put('/email/templates/invitation', { subject: 'Join', html: '<p>{% echo inviter.name %} invites you</p>', text: 'Join' });
     expect(put.status).toBe(200);
     const stored = await app.http.post('/email/templates/invitation/preview', { variables: { inviter: { name: HOSTILE } } });
     expect(stored.body.html).toBe('<p>&lt;img src=x onerror=alert(1)&gt; invites you</p>');
+  });
+
+  it('refuses `| raw` on what an end user writes (their name and address, a new address, an inviter, a passkey’s name): 422 naming it, nothing stored', async () => {
+    const before = (await app.http.get('/email/templates/welcome')).body;
+    const cases: [string, string, string][] = [
+      ['welcome', '<p>{{ user.name | raw }}</p>', 'user.name'],
+      ['welcome', '<p>{% echo user.email | raw %}</p>', 'user.email'],
+      ['welcome', '<p>{{ user.name | upcase | raw }}</p>', 'user.name'],
+      ['welcome', '<p>{{ "Hi " | append: user.name | raw }}</p>', 'user.name'],
+      ['welcome', '{% assign n = user.name | strip %}<p>{{ n | raw }}</p>', 'user.name'],
+      ['email_change', '<p>{{ newEmail | raw }} {{ link }}</p>', 'newEmail'],
+      ['invitation', '<p>{{ inviter.name | raw }} {{ link }}</p>', 'inviter.name'],
+      ['mfa_enrolled', '<p>{{ clonedPasskey.name | raw }} {{ link }}</p>', 'clonedPasskey.name'],
+    ];
+    for (const [key, html, variable] of cases) {
+      const put = await app.http.put(`/email/templates/${key}`, { subject: 'Hi', html, text: 'Hi {{ link }}' });
+      expect(put.status, html).toBe(422);
+      expect(put.body, html).toMatchObject({ code: 'validation_error', field: 'html', message: expect.stringContaining(`${variable} is written by the end user`) });
+      const preview = await app.http.post(`/email/templates/${key}/preview`, { html, variables: { clonedPasskey: { name: 'Yubi' } } });
+      expect(preview.status, html).toBe(422);
+      expect(preview.body.field, html).toBe('html');
+    }
+    expect((await app.http.get('/email/templates/welcome')).body).toEqual(before);
+    // Escaped, or in the text part (no HTML there), or on what the service or the application's owner writes: taken.
+    const taken = await app.http.put('/email/templates/welcome', {
+      subject: '{{ user.name }}',
+      html: '<p>{{ user.name }} {{ user.name | upcase }} {{ application.name | raw }} <a href="{{ link | raw }}">go</a></p>',
+      text: '{{ user.name | raw }} {{ link }}',
+    });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    const shown = await app.http.post('/email/templates/welcome/preview', { variables: { user: { name: HOSTILE } } });
+    expect(shown.body.html).toContain('<p>&lt;img src=x onerror=alert(1)&gt; &lt;IMG SRC=X ONERROR=ALERT(1)&gt; ');
+    expect((await app.http.put('/email/templates/welcome', DEFAULT_WELCOME(before))).status).toBe(200);
+  });
+
+  it('a template stored with `| raw` on an end user’s value before it was refused prints it escaped, in a preview and in the mail', async () => {
+    const saved = await app.http.put('/email/templates/account_deleted', { subject: 'Bye', html: '<p>Bye {{ user.name }}</p>', text: 'Bye' });
+    expect(saved.status).toBe(200);
+    await app.sql(`update setting set value = jsonb_set(value, '{html}', to_jsonb(?::text)) where application_id = ? and tenant_id is null and feature = 'email_template' and key = 'account_deleted'`, [
+      '<p>Bye {{ user.name | raw }}, {{ user.name | downcase | raw }}</p>',
+      app.root.applicationId,
+    ]);
+    const preview = await app.http.post('/email/templates/account_deleted/preview', { variables: { user: { name: HOSTILE } } });
+    expect(preview.status).toBe(200);
+    expect(preview.body.html).toBe('<p>Bye &lt;img src=x onerror=alert(1)&gt;, &lt;img src=x onerror=alert(1)&gt;</p>');
+    const email = `raw-${crypto.randomUUID()}@example.com`;
+    const user = await app.http.post('/users', { email, name: HOSTILE });
+    expect(user.status).toBe(201);
+    expect((await app.http.delete(`/users/${user.body.id}`)).status).toBe(204);
+    const [mail] = await app.sql<{ html_body: string }>(`select html_body from email_delivery where to_address = ? and template_key = 'account_deleted'`, [email]);
+    expect(mail!.html_body).toBe('<p>Bye &lt;img src=x onerror=alert(1)&gt;, &lt;img src=x onerror=alert(1)&gt;</p>');
+    expect((await app.http.put('/email/templates/account_deleted', { subject: 'Bye', html: '<p>Bye</p>', text: 'Bye' })).status).toBe(200);
   });
 
   it('refuses a template whose output runs to hundreds of megabytes (422), rather than building it', async () => {

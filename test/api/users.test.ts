@@ -9,7 +9,7 @@ import type { HttpResponse } from '../support/http.ts';
 import { queuedBehind as queuedBehindRow, type RowHolder } from '../support/row-lock.ts';
 import { idsPageByPage } from '../support/cursors.ts';
 import { createKeySecret, issueTestKey } from '../support/keys.ts';
-import { issuedLink } from '../support/email-sign-in.ts';
+import { issuedLink, mails } from '../support/email-sign-in.ts';
 import { createTestClient } from '../support/oauth.ts';
 
 let app: TestApp;
@@ -166,6 +166,27 @@ describe('users', () => {
     expect(noPassword.status).toBe(201);
     const [none] = await app.sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [noPassword.body.id]);
     expect(none?.password_hash).toBeNull();
+  });
+
+  it('tells the user of an administrator’s new password: password_changed to the account, without a link; a refused change or another field mails nothing', async () => {
+    const email = `told-${newId()}@example.com`;
+    const created = await app.http.post('/users', { email, password: 'Hunter2hunter2' });
+    const id = created.body.id as string;
+    const narrow = await issueTestKey(app, { permissions: ['users:read'] });
+    expect((await narrow.patch(`/users/${id}`, { password: 'Refused long one 1' })).status).toBe(403);
+    expect((await app.http.patch(`/users/${id}`, { password: 'weak' })).status).toBe(422);
+    expect((await app.http.patch(`/users/${id}`, { name: 'Renamed' })).status).toBe(200);
+    expect(await mails(app.http, email, 'password_changed')).toEqual([]);
+
+    expect((await app.http.patch(`/users/${id}`, { password: 'Another long one 3' })).status).toBe(200);
+    const [notice, ...more] = await mails(app.http, email, 'password_changed');
+    expect(more).toEqual([]);
+    expect(notice!.text).toContain(`The password of ${email} was changed on`);
+    // An administrator's act is no one's to take back by a link: no reset link is issued or mailed.
+    expect(notice!.text).not.toMatch(/https?:\/\//);
+    expect(notice!.html).not.toContain('Reset password');
+    expect(await app.sql(`select 1 from email_link_token where user_id = ? and used_at is null`, [id])).toEqual([]);
+    expect(await app.sql('select user_id, tenant_id from email_delivery where id = ?', [notice!.id])).toEqual([{ user_id: id, tenant_id: null }]);
   });
 
   it('refuses an e-mail that exists in the pool in another case with 409, and keeps the first', async () => {

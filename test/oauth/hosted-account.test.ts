@@ -7,6 +7,7 @@ import { RefusalTiming } from '../../src/domain/sign-in/refusal-timing.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type TestApp } from '../support/app.ts';
 import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
+import { accountFormOf, accountPageUrl, askEmailChange, openAccountPage, postAccountForm, settleWithin } from '../support/account-page.ts';
 import { addDomain } from '../support/domains.ts';
 import { accountLinkOf, csrfOf, emailFormAction, issuedLink, magicLinkOf, mails } from '../support/email-sign-in.ts';
 import { fetchVia } from '../support/host-fetch.ts';
@@ -48,30 +49,14 @@ afterAll(async () => app?.close());
 
 const createUser = (email: string, http = app.http, path = '/users') => createPasswordUser(http, email, path, { name: 'Kim' });
 
-/** Follows the 302/303 answers of `visit` within the service, up to a page or a redirect out of it (the client). */
-async function settle(jar: CookieJar, visit: Visit, base = issuer): Promise<Visit> {
-  for (let hops = 0; hops < 10 && (visit.status === 302 || visit.status === 303) && visit.location!.startsWith(`${base}/`); hops += 1) {
-    visit = await jar.visit(visit.location!);
-  }
-  return visit;
-}
+const settle = (jar: CookieJar, visit: Visit, base = issuer): Promise<Visit> => settleWithin(jar, visit, base);
 
 const CODE_AT_CLIENT = /^https:\/\/app\.example\/callback\?code=/;
 
-const accountUrl = (base = issuer, id = clientId, query: Record<string, string> = {}) => `${base}/account?${new URLSearchParams({ client_id: id, ...query })}`;
+const accountUrl = (base = issuer, id = clientId, query: Record<string, string> = {}) => accountPageUrl(base, id, query);
 
 /** The account page opened signed out: the sign-in it starts, signed in with `password`, back on the page. */
-async function openAccount(email: string, password = PASSWORD, jar = new CookieJar(), url = accountUrl()): Promise<{ jar: CookieJar; page: Visit }> {
-  const base = new URL(url).origin;
-  const start = await jar.visit(url);
-  expect(start.status).toBe(303);
-  expect(start.location).toContain('response_mode=gatehouse_account');
-  const signInPage = await settle(jar, start, base);
-  expect(signInPage.status, signInPage.body).toBe(200);
-  const page = await settle(jar, await jar.submit(signInPage, { email, password }), base);
-  expect(page.url.startsWith(url.split('?')[0]!), page.url).toBe(true);
-  return { jar, page };
-}
+const openAccount = (email: string, password = PASSWORD, jar = new CookieJar(), url = accountUrl()) => openAccountPage(url, email, password, jar);
 
 /** Moves when the user's browser sessions say they signed in (epoch seconds). */
 const signedInAt = (userId: string, loginTs: number) =>
@@ -82,17 +67,8 @@ const lastUsedAt = (userId: string, usedAt: number) =>
 const daysAgo = (days: number) => Math.floor(Date.now() / 1000) - days * 24 * 3600;
 
 /** The form of the page that posts to `path` (a section's). */
-function formOf(page: Visit, path: string) {
-  const forms = [...page.body.matchAll(/<form\b[^>]*method="post"[\s\S]*?<\/form>/g)].map(([html]) => readForm(page.url, html));
-  const form = forms.find((candidate) => new URL(candidate.action).pathname.endsWith(`/account/${path}`));
-  expect(form, page.body).toBeDefined();
-  return form!;
-}
-
-const post = (jar: CookieJar, page: Visit, path: string, values: Record<string, string>, headers: Record<string, string> = {}) => {
-  const form = formOf(page, path);
-  return jar.visit(form.action, { form: { ...form.fields, ...values }, headers });
-};
+const formOf = accountFormOf;
+const post = postAccountForm;
 
 /** A sign-in of `email` through the client's ordinary authorization request: where the browser ends (the client's redirect, or a page). */
 async function signIn(email: string, password: string, jar = new CookieJar(), base = issuer, id = clientId, parameters: Record<string, string> = {}) {
@@ -337,7 +313,7 @@ describe('password', () => {
 describe('e-mail address', () => {
   const emailOf = async (userId: string) =>
     (await app.sql<{ email: string; email_verified: boolean }>('select email, email_verified from app_user where id = ?', [userId]))[0]!;
-  const askChange = (jar: CookieJar, page: Visit, address: string, password = PASSWORD) => post(jar, page, 'email', { email_password: password, new_email: address });
+  const askChange = askEmailChange;
 
   it('needs the current password and a new address; the link mailed to it changes the address, verified, once it is confirmed, and works once', async () => {
     const userId = await createUser('em@example.com');
@@ -539,7 +515,7 @@ describe('e-mail address', () => {
 describe('an address change its owner did not make', () => {
   const emailOf = async (userId: string) =>
     (await app.sql<{ email: string; email_verified: boolean }>('select email, email_verified from app_user where id = ?', [userId]))[0]!;
-  const askChange = (jar: CookieJar, page: Visit, address: string, password = PASSWORD) => post(jar, page, 'email', { email_password: password, new_email: address });
+  const askChange = askEmailChange;
   const RESET_LINK = /(http\S+\/account\/reset-password\?token=\S+)/;
   const INTRUDER_PASSWORD = 'Intruder-Horse-77';
 

@@ -12,6 +12,7 @@ import { clientWithKey } from '../support/keys.ts';
 import { type AuthorizationFlow, createTestClient, decodeJwt, discover, redeemAfter, startAuthorization } from '../support/oauth.ts';
 import { mailSignInTenants } from '../support/surface-sign-in.ts';
 import { createPasswordUser, PASSWORD } from '../support/users.ts';
+import { suspendedInTurn } from '../support/suspend-trigger.ts';
 import { REDIRECT_URI, startHostedTestApp } from '../support/hosted-app.ts';
 
 /**
@@ -243,6 +244,16 @@ describe('magic link on the shared surface', () => {
     const uid = /\/interaction\/([\w-]+)$/.exec(elsewhere.page.url)![1]!;
     expect((await elsewhere.jar.visit(link.replace(/\/interaction\/[\w-]+\//, `/interaction/${uid}/`))).status).toBe(400);
     expect((await asking.jar.visit(link)).status).toBe(303);
+  });
+
+  it('a user suspended once the page read them active (the request waits for its turn at the address): nothing is stored or mailed', async () => {
+    const userId = await createPasswordUser(app.http, 'hal@example.com');
+    const flow = await authorize();
+    const answer = await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, 'hal@example.com'), () => askLink(flow, 'hal@example.com'));
+    // Answered as for any address, so the page tells nothing.
+    expect(answer.status).toBe(200);
+    expect(await mails(app.http, 'hal@example.com', 'magic_link')).toEqual([]);
+    expect(await app.sql('select 1 from email_sign_in where user_id = ?', [userId])).toEqual([]);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
+import { accountPageUrl, askEmailChange, openAccountPage } from '../support/account-page.ts';
 import { CookieJar, type Visit } from '../support/cookie-jar.ts';
 import { mails } from '../support/email-sign-in.ts';
 import { settledDelivery, outboxStoppedDuring } from '../support/email-outbox.ts';
@@ -10,6 +11,8 @@ import { startMailSink, type MailSink } from '../support/mail-receivers.ts';
 import { createPasswordUser } from '../support/users.ts';
 import { SHARED_POOL } from '../../src/db/entities/user.entity.ts';
 import { issueEmailChangeLink } from '../../src/domain/users/link-tokens.ts';
+import { askedForLock } from '../../src/domain/email/flow-mail.ts';
+import { suspendedInTurn } from '../support/suspend-trigger.ts';
 
 /**
  * A user's mail still queued (never tried, or waiting for a retry) when the user is suspended or deleted, or to their
@@ -106,6 +109,15 @@ describe('a user’s queued mail', () => {
     expect(sink.to(email)).toHaveLength(1);
   });
 
+  it('is never queued for a user suspended once the forgot-password page read them active: the request sees the suspension', async () => {
+    const email = `raced-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    // The suspension commits while the request, having read the user, waits for its turn at the address.
+    await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, email), () => askReset(email));
+    expect(await mails(app.http, email, 'password_reset')).toEqual([]);
+    expect(await app.sql(`select 1 from email_link_token where user_id = ?`, [userId])).toEqual([]);
+  });
+
   it('a refused suspension withdraws nothing', async () => {
     const email = `kept-${randomUUID()}@example.com`;
     const userId = await createPasswordUser(app.http, email);
@@ -175,6 +187,63 @@ describe('a user’s queued mail', () => {
       return id;
     });
     expect(await settledDelivery(app.http, `/email/deliveries/${queued}`)).toMatchObject({ status: 'sent', lastError: null });
+  });
+});
+
+describe('a queued confirmation of a new address', () => {
+  /** The account page asks for a link to `address`, mailed there (the outbox stopped: still queued); its delivery. */
+  async function askedChange(jar: CookieJar, page: Visit, address: string): Promise<string> {
+    expect((await askEmailChange(jar, page, address)).status).toBe(303);
+    const [mail, ...more] = await mails(app.http, address, 'email_change');
+    expect(more).toEqual([]);
+    expect((await app.http.get(`/email/deliveries/${mail!.id}`)).body.status).toBe('queued');
+    return mail!.id;
+  }
+
+  it('is withdrawn when another address is asked for: its link ended, only the newer one goes out', async () => {
+    const email = `asks-twice-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    const { jar, page } = await openAccountPage(accountPageUrl(hosted.issuer, hosted.client.clientId), email);
+    const [first, second] = await withOutboxStopped(async () => [await askedChange(jar, page, `first-${email}`), await askedChange(jar, page, `second-${email}`)] as const);
+    const now = (await app.http.get(`/email/deliveries/${first}`)).body;
+    expect(now).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    expect(now.lastError).toMatch(/^withdrawn: another change of the account’s address was asked before this mail was sent/);
+    expect(await settledDelivery(app.http, `/email/deliveries/${second}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect(sink.to(`first-${email}`)).toHaveLength(0);
+    const [record] = await app.sql<{ actor_type: string; actor_id: string }>(`select actor_type, actor_id from audit_log where action = 'email_delivery.withdrawn' and target_id = ?`, [first]);
+    expect(record).toEqual({ actor_type: 'user', actor_id: userId });
+  });
+
+  it('is withdrawn when the address changes meanwhile (an administrator’s change): its link ended; the notice to the old address goes out', async () => {
+    const email = `admin-moves-${randomUUID()}@example.com`;
+    const userId = await createPasswordUser(app.http, email);
+    const { jar, page } = await openAccountPage(accountPageUrl(hosted.issuer, hosted.client.clientId), email);
+    const change = traced();
+    const asked = await withOutboxStopped(async () => {
+      const id = await askedChange(jar, page, `asked-${email}`);
+      expect((await app.http.patch(`/users/${userId}`, { email: `set-${email}` }, { headers: change.headers })).status).toBe(200);
+      return id;
+    });
+    const now = (await app.http.get(`/email/deliveries/${asked}`)).body;
+    expect(now).toMatchObject({ status: 'failed', attempts: 0, sentAt: null });
+    expect(now.lastError).toMatch(/^withdrawn: the account’s address changed before this mail was sent; the link it carries/);
+    const records = (await auditRecordsOf(app, change.requestId)).filter((record) => record.targetId === asked);
+    expect(records.map((record) => [record.action, record.actorType])).toEqual([['email_delivery.withdrawn', 'api_key']]);
+    const [notice] = await mails(app.http, email, 'email_change');
+    expect(await settledDelivery(app.http, `/email/deliveries/${notice!.id}`)).toMatchObject({ status: 'sent', lastError: null });
+    expect(sink.to(`asked-${email}`)).toHaveLength(0);
+  });
+
+  it('a refused request for another address withdraws nothing', async () => {
+    const email = `kept-asked-${randomUUID()}@example.com`;
+    await createPasswordUser(app.http, email);
+    const { jar, page } = await openAccountPage(accountPageUrl(hosted.issuer, hosted.client.clientId), email);
+    const asked = await withOutboxStopped(async () => {
+      const id = await askedChange(jar, page, `kept-${email}`);
+      expect((await askEmailChange(jar, page, `other-${email}`, 'Not-The-Password-1')).status).toBe(400);
+      return id;
+    });
+    expect(await settledDelivery(app.http, `/email/deliveries/${asked}`)).toMatchObject({ status: 'sent', lastError: null });
   });
 });
 

@@ -38,7 +38,7 @@ export function EmailTemplateForm({ scope, template, saving, onSave }: EmailTemp
         <DraftNotes sync={sync} what="template" />
         <RefusedField value={preview.refusal ?? saveRefusal}>
           <TextField label="Subject" value={draft.subject} onChange={set('subject')} field="subject" />
-          <TextField label="HTML body" value={draft.html} onChange={set('html')} rows={14} hint="Values are HTML-escaped unless followed by | raw." field="html" />
+          <TextField label="HTML body" value={draft.html} onChange={set('html')} rows={14} hint="Values are HTML-escaped unless followed by | raw, which is refused on what end users write (user.name, user.email, newEmail, inviter.name…)." field="html" />
           <TextField label="Text body" value={draft.text} onChange={set('text')} rows={8} field="text" />
         </RefusedField>
         <div className="variables">

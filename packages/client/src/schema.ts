@@ -6652,7 +6652,7 @@ export interface components {
             key: components["schemas"]["EmailTemplateKey"];
             /** @description The subject line (one line). */
             subject: string;
-            /** @description The HTML body. Outputs are HTML-escaped unless marked `| raw`. */
+            /** @description The HTML body. Outputs are HTML-escaped unless marked `| raw`, which is refused (422) on what an end user writes: `user.name`, `user.email`, `newEmail`, `inviter.name`, `inviter.email`, `clonedPasskey.name`. */
             html: string;
             /** @description The plain-text body. */
             text: string;

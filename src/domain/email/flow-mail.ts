@@ -126,8 +126,9 @@ export const magicLinkMail = (admitted: AskedForMail, user: Recipient, v: { link
 export const passwordResetMail = (admitted: AskedForMail, user: Recipient, v: { link: string; expiresInMinutes: number }) =>
   sendAskedFor(admitted, 'password_reset', user, v, v.expiresInMinutes);
 
-/** `link`: where to reset the password again, if the change was not the user's. */
-export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link: string; changedAt: Date }) =>
+/** `link`: where to reset the password again, if the change was not the user's; null for an administrator's change,
+ *  no one's to take back by a link (the sign-in page's reset remains). */
+export const passwordChangedMail = (at: MailContext, user: Recipient, v: { link: string | null; changedAt: Date }) =>
   send(at, 'password_changed', user, { link: v.link, changedAt: shown(v.changedAt) });
 
 /** `addsPasskey`: the code an invitation's page asks before it adds a passkey to the account (invitations/proof.ts). */

@@ -164,14 +164,29 @@ export const WITHDRAWN_REASONS = {
   user_suspended: 'withdrawn: the account was suspended before this mail was sent; the links and codes mailed to it no longer work',
   user_deleted: 'withdrawn: the account was deleted before this mail was sent',
   email_changed: 'withdrawn: the account’s address changed before this mail was sent; the links and codes mailed to the old address no longer work',
+  email_change_replaced: 'withdrawn: another change of the account’s address was asked before this mail was sent; the link it carries no longer works',
+  email_change_ended: 'withdrawn: the account’s address changed before this mail was sent; the link it carries, to confirm another address, no longer works',
 } as const;
 
 /** An invitation's mails, or an account's other than its invitations' (whose link outlives a suspension): all of them,
- *  or those to `to`, its address before a change. */
+ *  those to `to`, its address before a change, or its confirmations of a new address (a newer one asked, or the address
+ *  changed: their links end with it). */
 type Withdrawn =
   | { readonly invitationId: string; readonly reason: 'revoked' | 'resent' }
   | { readonly userId: string; readonly reason: 'user_suspended' | 'user_deleted' }
-  | { readonly userId: string; readonly reason: 'email_changed'; readonly to: string };
+  | { readonly userId: string; readonly reason: 'email_changed'; readonly to: string }
+  | { readonly userId: string; readonly reason: 'email_change_replaced' | 'email_change_ended' };
+
+/** Of the `email_change` mails, only the confirmation to the new address carries a link that expires (emailChangeMail):
+ *  the notice to the address left has none, and its news outlives a newer change. */
+const CONFIRMS_NEW_ADDRESS = ` and d.template_key = 'email_change' and d.link_expires_at is not null`;
+
+const whoseWithdrawn = (withdrawn: Withdrawn): string => {
+  if ('invitationId' in withdrawn) return 'd.invitation_id = ?';
+  const account = 'd.user_id = ? and d.invitation_id is null';
+  if ('to' in withdrawn) return `${account} and d.to_key = ?`;
+  return withdrawn.reason === 'email_change_replaced' || withdrawn.reason === 'email_change_ended' ? `${account}${CONFIRMS_NEW_ADDRESS}` : account;
+};
 
 /**
  * In the transaction that ends the mails' links (an invitation's revoke or resend, a user's suspension or deletion, a
@@ -181,7 +196,7 @@ type Withdrawn =
  */
 export async function withdrawQueuedMail(em: EntityManager, actor: AuditActor, withdrawn: Withdrawn): Promise<void> {
   const why = WITHDRAWN_REASONS[withdrawn.reason];
-  const whose = 'invitationId' in withdrawn ? 'd.invitation_id = ?' : `d.user_id = ? and d.invitation_id is null${'to' in withdrawn ? ' and d.to_key = ?' : ''}`;
+  const whose = whoseWithdrawn(withdrawn);
   const leased = (r: string) => `(${r}.claimed_until is not null and ${r}.claimed_until > now())`;
   await recordAuditPerRow(em, actor, { action: 'email_delivery.withdrawn', targetType: 'email_delivery' }, {
     tenantPerRow: true,

@@ -7,8 +7,10 @@ import {
   type Arguments,
   Liquid,
   LiquidError,
+  Output,
   Tag,
   toValue,
+  toValueSync,
   Value,
   type Context,
   type Emitter,
@@ -23,7 +25,8 @@ import type { RenderJob, RenderReply, TemplatePart } from './render.ts';
  *  no prototype, no partial either (liquidjs indexes it: a `{}` would serve `{% include constructor %}` Object's); `ownPropertyOnly`
  *  hides prototypes (`{{ user.constructor }}`); unknown filters are parse errors; liquidjs's limits refuse a runaway
  *  template, output counting towards the allocation limit (chargeOutput), its time limit (between tags only) backed by
- *  render.ts's timeout; HTML parts escape every output, `{% echo %}` and `{% cycle %}` too (`| raw` is the opt-out). */
+ *  render.ts's timeout; HTML parts escape every output, `{% echo %}` and `{% cycle %}` too (`| raw` is the opt-out, but
+ *  for what an end user writes: takeInEndUserText). */
 const LIMITS = {
   templates: Object.create(null) as Record<string, string>,
   dynamicPartials: false,
@@ -52,7 +55,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => ESC
 /** liquidjs's own echo ignores `outputEscape`, which would let a user's name carry markup into an HTML e-mail.
  *  `arguments` shows the value to liquidjs's analysis (unknownVariable). */
 class EscapingEcho extends Tag {
-  private readonly value: Value | undefined;
+  readonly value: Value | undefined;
   constructor(token: TagToken, remainTokens: TopLevelToken[], liquid: Liquid) {
     super(token, remainTokens, liquid);
     this.tokenizer.skipBlank();
@@ -99,8 +102,35 @@ class CapturedHtml extends CapturedValue {
   }
 }
 
-/** What a filter made of a capture: text holding its outputs unescaped, so escaped wherever it is printed, `| raw` included. */
-class CapturedText extends CapturedValue {}
+/** What a filter made of a capture: text holding its outputs unescaped, so escaped wherever it is printed, `| raw` included.
+ *  `endUser`: the end user's variables it holds (takeInEndUserText), whose `| raw` a draft may not ask for. */
+class CapturedText extends CapturedValue {
+  readonly endUser: readonly string[];
+  constructor(text: string, endUser: readonly string[] = []) {
+    super(text);
+    this.endUser = endUser;
+  }
+}
+
+/** A draft's refusal of `| raw` on an end user's value, thrown from the filter: liquidjs wraps it with its position. */
+class RawOfEndUser extends Error {}
+
+/** Whether `| raw` of an end user's value is refused (a draft) or escaped (a stored template, as a mail renders it). */
+let refusingRawOfEndUser = false;
+
+/** An end user's text (their name, an address they typed): taken in as a capture's text is, so escaped wherever an HTML
+ *  part prints it, through filters, assignments and `| raw`: whoever writes it puts no markup in a mail to anyone. */
+function takeInEndUserText(variables: object, paths: readonly string[]): void {
+  for (const path of paths) {
+    const names = path.split('.');
+    let holder: unknown = variables;
+    for (const name of names.slice(0, -1)) holder = typeof holder === 'object' && holder !== null && Object.hasOwn(holder, name) ? (holder as Record<string, unknown>)[name] : undefined;
+    const last = names.at(-1)!;
+    if (typeof holder !== 'object' || holder === null || !Object.hasOwn(holder, last)) continue;
+    const value = (holder as Record<string, unknown>)[last];
+    if (typeof value === 'string') (holder as Record<string, unknown>)[last] = new CapturedText(value, [path]);
+  }
+}
 
 class EscapedCapture extends CaptureTag {
   override *render(ctx: Context): Generator<unknown, void, unknown> {
@@ -114,8 +144,9 @@ const escapeOutput = (value: unknown) => (value instanceof CapturedHtml ? value.
 
 const holdsCapture = (value: unknown): boolean => value instanceof CapturedValue || (Array.isArray(value) && value.some(holdsCapture));
 const textOf = (value: unknown): unknown => (value instanceof CapturedValue ? value.text : Array.isArray(value) ? value.map(textOf) : value);
-const capturedText = (value: unknown): unknown =>
-  typeof value === 'string' ? new CapturedText(value) : Array.isArray(value) ? value.map(capturedText) : value;
+const endUserOf = (value: unknown): string[] => (value instanceof CapturedText ? [...value.endUser] : Array.isArray(value) ? value.flatMap(endUserOf) : []);
+const capturedText = (value: unknown, endUser: readonly string[]): unknown =>
+  typeof value === 'string' ? new CapturedText(value, endUser) : Array.isArray(value) ? value.map((item) => capturedText(item, endUser)) : value;
 
 /** Filters read a capture's text and make text, escaped once when printed; `raw` prints a capture's own HTML only. */
 function readingCapturesAsText(engine: Liquid): void {
@@ -124,10 +155,15 @@ function readingCapturesAsText(engine: Liquid): void {
     type Self = ThisParameterType<typeof handler>;
     const read = function* (this: Self, value: unknown, ...args: unknown[]): Generator<unknown, unknown, unknown> {
       if (!holdsCapture(value) && !args.some(holdsCapture)) return yield handler.call(this, value, ...args);
-      return capturedText(yield handler.call(this, textOf(value), ...args.map(textOf)));
+      const endUser = [...new Set([value, ...args].flatMap(endUserOf))];
+      return capturedText(yield handler.call(this, textOf(value), ...args.map(textOf)), endUser);
     };
     const rawHtml = function (this: Self, value: unknown): unknown {
       if (value instanceof CapturedHtml) return value.html;
+      const [endUser] = endUserOf(value);
+      if (endUser !== undefined && refusingRawOfEndUser) {
+        throw new RawOfEndUser(rawOfEndUserRefusal(endUser));
+      }
       return holdsCapture(value) ? escapeHtml(stringify(value)) : handler.call(this, value);
     };
     engine.registerFilter(name, { raw, handler: name === 'raw' ? rawHtml : read } satisfies FilterImplOptions);
@@ -198,16 +234,45 @@ function unknownVariable(engine: Liquid, templates: Template[], offered: readonl
   return `unknown variable ${String(unknown)}, line:${row}, col:${col} (the variables of this template: ${offered.join(', ')})`;
 }
 
+/** Every node of the templates, those inside blocks included (partials are none: LIMITS). */
+function* nodesOf(templates: readonly Template[]): Generator<Template> {
+  for (const template of templates) {
+    yield template;
+    const { children } = template as { children?: (partials: boolean, sync: boolean) => Generator<unknown, Template[]> };
+    if (children !== undefined) yield* nodesOf(toValueSync(children.call(template, false, true)));
+  }
+}
+
+/** The first output, in any branch, printing an end user's variable with `| raw` last (an HTML draft's check: the
+ *  sample variables take one branch only; aliases and filters are caught as it renders: takeInEndUserText). */
+function rawOfEndUserIn(engine: Liquid, templates: Template[], endUser: readonly string[]): string | undefined {
+  for (const node of nodesOf(templates)) {
+    const value = node instanceof Output || node instanceof EscapingEcho ? node.value : undefined;
+    if (value?.filters.at(-1)?.raw !== true) continue;
+    const { variables } = engine.analyzeSync([node], { partials: false });
+    const named = Object.values(variables).flat().map(String);
+    const printed = endUser.find((path) => named.some((name) => name === path || name.startsWith(`${path}.`) || name.startsWith(`${path}[`)));
+    if (printed !== undefined) return rawOfEndUserRefusal(printed);
+  }
+  return undefined;
+}
+
+const rawOfEndUserRefusal = (variable: string) => `${variable} is written by the end user: | raw would let them put HTML in the mail; print it escaped, as {{ ${variable} }} does`;
+
 const OBJECT_TEXT = '[object Object]';
 
 /** The template's refusal: a syntax or render error, a liquidjs limit (an AssertionError), output over its limit, or a
  *  variable outside `offered`; anything else is ours, and fails the worker. */
-async function render({ part, source, variables, offered }: RenderJob): Promise<RenderReply> {
+async function render({ part, source, variables, offered, endUser }: RenderJob): Promise<RenderReply> {
   const engine = part === 'html' ? htmlEngine : textEngine;
+  if (part === 'html') takeInEndUserText(variables, endUser);
+  refusingRawOfEndUser = offered !== undefined;
   try {
     const templates = engine.parse(source);
     const unknown = offered === undefined ? undefined : unknownVariable(engine, templates, offered);
     if (unknown !== undefined) return { refused: unknown };
+    const rawOfEndUser = offered === undefined || part !== 'html' ? undefined : rawOfEndUserIn(engine, templates, endUser);
+    if (rawOfEndUser !== undefined) return { refused: rawOfEndUser };
     const text = String(await engine.render(templates, variables));
     // Checked on a draft only: an object printed whole (`{{ user }}` for `{{ user.name }}`) is a slip the mail would show.
     if (offered !== undefined && text.includes(OBJECT_TEXT) && !source.includes(OBJECT_TEXT)) {

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { invalid } from '../../errors.ts';
 import { rateLimitRefusal } from '../../observability/metrics.ts';
+import { END_USER_VARIABLES } from './template-defaults.ts';
 
 export type TemplatePart = 'subject' | 'html' | 'text';
 export type TemplateParts = Readonly<Record<TemplatePart, string>>;
@@ -13,6 +14,8 @@ export interface RenderJob {
   variables: object;
   /** When given, the source may name no variable but these paths, those below them and its own (a draft's check). */
   offered?: readonly string[];
+  /** Paths of `variables` an end user writes: an HTML part never prints them unescaped (a draft's `| raw` of one is refused). */
+  endUser: readonly string[];
 }
 
 /** A template being written (a PUT, a preview): only the parts the author sent (`written`) are checked against `offered`. */
@@ -132,7 +135,7 @@ async function renderIn(lane: Lane, { parts, written, offered }: Draft, variable
   try {
     const rendered: Record<TemplatePart, string> = { subject: '', html: '', text: '' };
     for (const part of TEMPLATE_PARTS) {
-      const job: RenderJob = { part, source: parts[part], variables, ...(written.includes(part) && { offered }) };
+      const job: RenderJob = { part, source: parts[part], variables, endUser: END_USER_VARIABLES, ...(written.includes(part) && { offered }) };
       const reply = await renderOn(slot, job);
       if ('refused' in reply) refused(part, reply.refused);
       rendered[part] = part === 'subject' ? reply.text.replace(LINE_BREAKS, ' ').trim() : reply.text;

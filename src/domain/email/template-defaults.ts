@@ -36,6 +36,11 @@ export interface TemplateContent {
 
 const COMMON_VARIABLES = ['application.name', 'tenant.name', 'tenant.slug', 'user.name', 'user.email', 'branding'] as const;
 
+/** The variables whose text an end user writes (their name and address, the address they ask for, an inviting user's,
+ *  a passkey's name): an HTML part prints them escaped, `| raw` too (render-worker.ts). The rest the service words or
+ *  the application's owner and administrators write (links, codes, dates, the application's and tenants' names). */
+export const END_USER_VARIABLES = ['user.name', 'user.email', 'newEmail', 'inviter.name', 'inviter.email', 'clonedPasskey.name'] as const;
+
 /** Beyond `application`, `tenant`, `user` and `branding`, which every template has. */
 const OWN_VARIABLES: Record<TemplateKey, readonly string[]> = {
   verify_email: ['link', 'expiresInMinutes', 'expiresIn'],
@@ -68,9 +73,9 @@ export function isTemplateKey(value: string): value is TemplateKey {
   return (TEMPLATE_KEYS as readonly string[]).includes(value);
 }
 
-/** Templates whose other text may go without a link (`email_change`'s notice of an administrator's change): their
- *  button and link line are drawn only when there is one. */
-const LINK_OPTIONAL: ReadonlySet<TemplateKey> = new Set(['email_change']);
+/** Templates that may go without a link (`email_change`'s notice and `password_changed` of an administrator's change):
+ *  their button and link line are drawn only when there is one. */
+const LINK_OPTIONAL: ReadonlySet<TemplateKey> = new Set(['email_change', 'password_changed']);
 const ifLink = (optional: boolean, drawn: string) => (optional ? `{% if link %}${drawn}{% endif %}` : drawn);
 
 function layout(locale: Locale, heading: string, paragraphs: readonly string[], button?: string, linkOptional = false): string {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { executeOwned } from '../../db/owned-sql.ts';
 import { askedForLock, AskedForMail, newSignInMail, passwordResetMail, tenantOf, verifyEmailMail, type MailContext, type Recipient } from '../email/flow-mail.ts';
 import { normalizeEmail } from '../users/email-key.ts';
-import { issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
+import { holdUnsuspendedUser, issueLink, type LinkPurpose, type LinkUser } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { RefusalTiming } from './refusal-timing.ts';
 import type { PageTarget, SignInTarget } from './sign-in.ts';
@@ -60,11 +60,16 @@ export async function askLink(target: SignInTarget, email: unknown, purpose: Lin
   const user = await userByEmail(target, email);
   const wanted = user !== null && user.status !== 'suspended' && (purpose === 'password_reset' || user.emailVerified === false);
   if (!wanted) return askTiming.pad();
-  await askTiming.measure(() =>
-    target.applicationScope.transactional((em) => (purpose === 'verify_email' ? queueVerification : queueReset)(target, em, user), askedForLock(target.application.id, user.email)),
-  );
+  await askTiming.measure(() => queueUnsuspended(target, user, purpose === 'verify_email' ? queueVerification : queueReset));
   target.scope.services.outbox.wake();
 }
+
+/** `queue` in its turn at the address, under the user's row and only while they are not suspended (holdUnsuspendedUser):
+ *  the page read them before. */
+const queueUnsuspended = <T extends PageTarget>(target: T, user: SignInUser, queue: (target: T, em: MailContext['em'], user: SignInUser) => Promise<void>) =>
+  target.applicationScope.transactional(async (em) => {
+    if (await holdUnsuspendedUser(em, target.application.id, user.id)) await queue(target, em, user);
+  }, askedForLock(target.application.id, user.email));
 
 async function queueReset(target: PageTarget, em: MailContext['em'], user: SignInUser): Promise<void> {
   const at = mailAt(target, em, user);
@@ -76,7 +81,7 @@ async function queueReset(target: PageTarget, em: MailContext['em'], user: SignI
 
 /** A reset link for an account the page knows (an invitation's: its link told the address has one), so nothing to hide. */
 export async function mailPasswordReset(target: PageTarget, user: SignInUser): Promise<void> {
-  await target.applicationScope.transactional((em) => queueReset(target, em, user), askedForLock(target.application.id, user.email));
+  await queueUnsuspended(target, user, queueReset);
   target.scope.services.outbox.wake();
 }
 

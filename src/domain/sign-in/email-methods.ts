@@ -10,7 +10,7 @@ import { askedForLock, AskedForMail, emailOtpMail, magicLinkMail, type MailConte
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { CODE_ATTEMPTS } from '../mfa/codes.ts';
 import { normalizeEmail } from '../users/email-key.ts';
-import { linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
+import { holdUnsuspendedUser, linkSecretHash, parseLinkToken } from '../users/link-tokens.ts';
 import { readSignInUser, type SignInUser } from '../users/sign-in-user.ts';
 import { email as emailAddress } from '../validate.ts';
 import { mailAt, userByEmail } from './account-links.ts';
@@ -172,6 +172,8 @@ export async function askEmailSignIn(target: SignInTarget, method: EmailMethod, 
   const minutes = target.email.minutes;
   await askTiming.measure(() =>
     target.applicationScope.transactional(async (em) => {
+      // Read before its turn at the address: a suspension since is seen here, or waits for this transaction (holdUnsuspendedUser).
+      if (user !== null && !(await holdUnsuspendedUser(em, target.application.id, user.id))) return;
       const row = { interactionId, userId: user?.id ?? null, email: to.email, method, minutes, askedUserAgent: asker.userAgent };
       const at = mailAt(target, em, user);
       if (method === 'email_code') return mailCode(em, target, at, row, to);

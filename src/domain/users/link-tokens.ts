@@ -166,6 +166,14 @@ export async function holdUserRow(em: EntityManager, applicationId: string, user
   await executeOwned(em, applicationId, 'select 1 from app_user where @owner and id = ? for no key update', [userId]);
 }
 
+/** holdUserRow, answering whether the user is still there and not suspended: a mail to them queued after it is either
+ *  withdrawn by a suspension, which locks the row first and so waits for this transaction, or never queued, the
+ *  suspension committed being read here (the page's read of the user came before the transaction). */
+export async function holdUnsuspendedUser(em: EntityManager, applicationId: string, userId: string): Promise<boolean> {
+  const [user] = await executeOwned<{ status: string }[]>(em, applicationId, 'select status from app_user where @owner and id = ? for no key update', [userId]);
+  return user !== undefined && user.status !== 'suspended';
+}
+
 /** holdUserRow for what the user does themselves, judged on the row as it now is (null: they may no longer act); the
  *  organization's row is held shared, so a deactivation and this take turns. */
 export async function holdActingUser(em: EntityManager, applicationId: string, userId: string, poolId: string): Promise<Pick<SignInUser, 'passwordHash'> | null> {

@@ -3,6 +3,7 @@ import { hashPassword, verifyPassword } from '../../auth/password-hash.ts';
 import { endUserScope, type Scope } from '../../context.ts';
 import { executeOwned, type SqlRunner } from '../../db/owned-sql.ts';
 import { askedForLock, AskedForMail, emailChangeMail, passwordChangedMail } from '../email/flow-mail.ts';
+import { withdrawQueuedMail } from '../email/outbox.ts';
 import type { CopyText } from '../branding/copy/index.ts';
 import { typedEmail, typedName } from '../typed-fields.ts';
 import { MAX_PASSWORD_INPUT, passwordRefusals } from '../policies/password.ts';
@@ -169,6 +170,8 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
       const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
       const admitted = await AskedForMail.admit(at, email);
       if (admitted === null) return false;
+      // The new link ends the earlier ones (issueEmailChangeLink): their mails still queued are not sent.
+      await withdrawQueuedMail(em, scope, { userId: user.id, reason: 'email_change_replaced' });
       const link = await issueEmailChangeLink(em, await linkUserOf(target, at, user), email, scope.services.config.publicUrl);
       await emailChangeMail(admitted, user, { ...link, newEmail: email });
       return true;

@@ -13,7 +13,7 @@ import { keySnapshotSql, revokeKey } from '../api-keys/issue.ts';
 import { removeActivityOfUsers } from '../analytics.ts';
 import { recordAudit, recordAuditPerRow, type AuditActor, type AuditEntry } from '../audit/audit.ts';
 import { auditedFieldsOf, auditedSnapshot } from '../audit/audited-fields.ts';
-import { accountDeletedMail, emailChangedMail, noticeOrDrop } from '../email/flow-mail.ts';
+import { accountDeletedMail, emailChangedMail, noticeOrDrop, passwordChangedMail } from '../email/flow-mail.ts';
 import { domainLog } from '../../observability/log.ts';
 import { deferAccountDeletedMails } from '../email/deferred-mail.ts';
 import { withdrawQueuedMail } from '../email/outbox.ts';
@@ -320,12 +320,14 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.tenantIds = kept;
         await endLinksOfOtherOutboxes(tx.em, tx.applicationId, user.id, kept);
       }
+      // The account's notices go out in its pool's tenant, if isolated; an administrator's act is no one's to take back
+      // by a link, so they carry none.
+      const at = { em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId };
       if (newEmail !== undefined) {
-        // As after the user's own change (changeEmail), but an administrator's act is no one's to take back by a link.
+        // As after the user's own change (changeEmail).
         if (normalizeEmail(newEmail) !== user.emailNormalized) {
           await refuseHeldAddress(tx.em, tx.applicationId, user.poolId, newEmail, user.id);
           await leaveOldAddress(tx.em, tx, user.id, user.email);
-          const at = { em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId };
           await emailChangedMail(at, { id: user.id, email: user.email, tenantIds: user.tenantIds, name: user.name, locale: user.locale }, { newEmail, restore: null });
           const unvouched = user.poolId === SHARED_POOL && !vouchesShared;
           if (unvouched) user.emailVerified = false;
@@ -339,8 +341,11 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       if (password !== undefined) {
         user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
         user.passwordChangedAt = new Date();
-        // An administrator's new password ends what the old one reached (a leak, a lost account), as a reset does.
+        // An administrator's new password ends what the old one reached (a leak, a lost account), as a reset does, and
+        // the user is told, as of their own change (at their address as it now is).
         await endWhatPasswordOpened(tx.em, tx, user.id, 'password_changed', cutoffs);
+        const owner = { id: user.id, email: user.email, name: user.name, locale: user.locale, tenantIds: user.tenantIds };
+        await passwordChangedMail(at, owner, { link: null, changedAt: user.passwordChangedAt });
       }
       recordAudit(tx.em, tx, { action: 'user.updated', targetType: 'user', targetId: user.id, ...auditFilingOf(user, tx, tenantsBefore), before, after: userSnapshot(user) });
       usersChanged(tx.em, scope.applicationId);
@@ -351,7 +356,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
     }),
   );
   const updated = await (takesOver ? withCallerHoldings(scope, { type: 'user', id: userId }, change) : change(null));
-  if (newEmail !== undefined) scope.services.outbox.wake();
+  if (newEmail !== undefined || password !== undefined) scope.services.outbox.wake();
   return updated;
 }
 
@@ -451,6 +456,8 @@ export async function endMailedCredentials(em: EntityManager, applicationId: str
 export async function leaveOldAddress(em: EntityManager, actor: AuditActor, userId: string, oldEmail: string, kept?: KeptLinks): Promise<void> {
   await endMailedCredentials(em, actor.applicationId, userId, kept);
   await withdrawQueuedMail(em, actor, { userId, reason: 'email_changed', to: oldEmail });
+  // A confirmation of another address, still queued to it, carries a link that just ended.
+  await withdrawQueuedMail(em, actor, { userId, reason: 'email_change_ended' });
 }
 
 /** A new password ends what the old one reached: every sign-in but `keptUid`'s, and the links and codes mailed before
