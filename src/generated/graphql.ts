@@ -1548,7 +1548,8 @@ export type Mutation = {
   deleteOAuthClient: Scalars['Boolean']['output'];
   /**
    * Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
-   * permission: 422. An application-wide one from a tenant scope: 403.
+   * permission: 422. An application-wide one from a tenant scope: 403. A caller not holding every built-in permission of
+   * each role that held it: 403, as for narrowing that role.
    */
   deletePermission: Scalars['Boolean']['output'];
   /**

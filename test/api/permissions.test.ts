@@ -116,6 +116,23 @@ describe('permissions', () => {
     expect((await app.http.delete(`/permissions/${permission.id}`)).status).toBe(404);
   });
 
+  it('refuses a caller who could not give a role holding it what that role holds (403): its deletion narrows them, nothing changes', async () => {
+    const permission = (await app.http.post('/permissions', { key: 'payouts:send' })).body;
+    const guarded = (await app.http.post('/roles', { key: 'payer', name: 'Payer', permissions: ['users:delete', 'payouts:send'] })).body;
+    const clerk = await issueTestKey(app, { permissions: ['permissions:*', 'roles:read'] });
+    const { requestId, headers } = traced();
+    const refused = await clerk.delete(`/permissions/${permission.id}`, { headers });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(403);
+    expect(refused.body.code).toBe('forbidden');
+    expect((await app.http.get(`/roles/${guarded.id}`)).body.permissions).toEqual(['users:delete', 'payouts:send']);
+    expect(await app.sql('select key from permission where id = ?', [permission.id])).toEqual([{ key: 'payouts:send' }]);
+    expect(await auditRecordsOf(app, requestId)).toEqual([]);
+    // Holding what the role holds, it may.
+    const covered = await issueTestKey(app, { permissions: ['permissions:*', 'users:delete'] });
+    expect((await covered.delete(`/permissions/${permission.id}`)).status).toBe(204);
+    expect((await app.http.get(`/roles/${guarded.id}`)).body.permissions).toEqual(['users:delete']);
+  });
+
   it('refuses to delete a built-in permission (422), an application-wide one from a tenant (403), another tenant’s (404)', async () => {
     const builtIn = await app.http.delete(`/permissions/${builtInPermissionId('users:read')}`);
     expect(builtIn.status).toBe(422);

@@ -1818,7 +1818,8 @@ export interface paths {
         /**
          * Delete a custom permission; the roles that held it leave it
          * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
-         *     permission: 422. An application-wide one from a tenant scope: 403.
+         *     permission: 422. An application-wide one from a tenant scope: 403. A caller not holding every built-in permission of
+         *     each role that held it: 403, as for narrowing that role.
          *
          *     Requires `permissions:delete`.
          *
@@ -1843,7 +1844,8 @@ export interface paths {
         /**
          * Delete a custom permission; the roles that held it leave it
          * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
-         *     permission: 422. An application-wide one from a tenant scope: 403.
+         *     permission: 422. An application-wide one from a tenant scope: 403. A caller not holding every built-in permission of
+         *     each role that held it: 403, as for narrowing that role.
          *
          *     Requires `permissions:delete`.
          *
@@ -1868,7 +1870,8 @@ export interface paths {
         /**
          * Delete a custom permission; the roles that held it leave it
          * @description Deletes a custom permission: every role that held it leaves it (each change audited as `role.updated`). A built-in
-         *     permission: 422. An application-wide one from a tenant scope: 403.
+         *     permission: 422. An application-wide one from a tenant scope: 403. A caller not holding every built-in permission of
+         *     each role that held it: 403, as for narrowing that role.
          *
          *     Requires `permissions:delete`.
          *

@@ -8,7 +8,7 @@ import { GatehouseError, invalid, notFound } from '../../errors.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { uniquely } from '../db-errors.ts';
 import { narrowedList, pageSize, scopedList, type Page, type PageArgs, type Row } from '../pagination.ts';
-import { roleSnapshot } from './roles.ts';
+import { requireMayTakeAway, roleSnapshot } from './roles.ts';
 import { removePermissionFromApiResources } from '../api-resources/api-resources.ts';
 import { definePermission, permissionDefinition, permissionSnapshot, type CreatePermissionInput } from './permission-definition.ts';
 import { authorizationChanged, authorizationLock } from './writes.ts';
@@ -93,6 +93,8 @@ export async function deletePermission(scope: Scope, permissionId: string): Prom
     }
     // Only roles that see the permission can hold it: every role for an application-wide one, its tenant's for a tenant's.
     const holders = await em.find(Role, { permissions: { $contains: [permission.key] }, ...(tenantId === null ? {} : { tenantId }) });
+    // Each holder is narrowed, as a PATCH dropping the key would narrow it.
+    for (const role of holders) requireMayTakeAway(scope, role);
     for (const role of holders) {
       const before = roleSnapshot(role);
       role.permissions = role.permissions.filter((grant) => grant !== permission.key);

@@ -121,7 +121,7 @@ function narrows(before: readonly string[], after: readonly string[]): boolean {
 
 /** Taking from every holder of the role what the caller could not give them is demoting them: the caller must hold the
  *  role's built-in permissions (403), as to remove one assignment of it (deleteRoleAssignment). */
-const requireMayTakeAway = (scope: Scope, role: Role) => requireCovered(scope, role.permissions);
+export const requireMayTakeAway = (scope: Scope, role: Pick<Role, 'permissions'>) => requireCovered(scope, role.permissions);
 
 const nonNull = <T>(value: T | null | undefined, field: string): T | undefined => {
   if (value === null) throw invalid(field, `${field} may not be null`);
