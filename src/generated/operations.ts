@@ -377,7 +377,7 @@ export type EmailDeliveryOrder =
 
 /** Where a mail of the outbox is. */
 export type EmailDeliveryStatus =
-  /** Refused by the provider, out of attempts, or withdrawn unsent (its invitation revoked or resent, its account suspended, deleted or moved to another address, or its link or code expired while it was queued); `lastError` says why. */
+  /** Refused by the provider, out of attempts, or withdrawn unsent (its invitation revoked or resent, its account suspended, deleted or moved to another address, a newer address asked for in place of the one it confirms, or its link or code expired while it was queued); `lastError` says why. */
   | 'failed'
   /** Waiting for its first attempt, or for a retry. */
   | 'queued'
