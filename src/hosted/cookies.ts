@@ -13,10 +13,14 @@ export interface HostedCookie {
 
 /**
  * The one way a hosted page writes a cookie: HttpOnly, SameSite=Lax (every way back to these pages, an upstream's
- * callback or the application's login URL after a SAML POST, is a top-level GET), and Secure behind https.
+ * callback or the application's login URL after a SAML POST, is a top-level GET), and Secure behind https. `__Host-`
+ * for a cookie of the path `/` that is not sealed to its user: no other host (a sibling subdomain) can plant one.
  */
-export function hostedCookie(secure: boolean, baseName: string): HostedCookie {
-  const name = secure ? `__Secure-${baseName}` : baseName;
-  const set = (path: string, value: string, maxAge: number) => `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+export function hostedCookie(secure: boolean, baseName: string, prefix: '__Secure-' | '__Host-' = '__Secure-'): HostedCookie {
+  const name = secure ? `${prefix}${baseName}` : baseName;
+  const set = (path: string, value: string, maxAge: number) => {
+    if (prefix === '__Host-' && path !== '/') throw new Error(`${name} is a cookie of the path / only`);
+    return `${name}=${value}; Path=${path}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  };
   return { read: (request) => cookieNamed(request.headers.cookie, name), set, clear: (path) => set(path, '', 0) };
 }

@@ -375,8 +375,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
     const unsealProof = (uid: string, sealed: unknown) =>
       parseSealedSignIn<SealedProof & { readonly userId: string; readonly record?: FactorRecord | null }>(csrf.unseal(uid, sealed), PROOF_KIND);
 
-    // For the session policy's notifyNewBrowser (account-links.ts): the service's, on every path.
-    const browserCookie = hostedCookie(secureCookies, 'gh_browser');
+    // For the session policy's notifyNewBrowser (account-links.ts): the service's, on every path. `__Host-`, or a sibling
+    // subdomain could plant its own id, which the victim's next sign-in would make known to the planter's browser.
+    const browserCookie = hostedCookie(secureCookies, 'gh_browser', '__Host-');
+    // Its name before: read only to keep a browser known, then dropped (plain over http, where the name never changed).
+    const formerBrowserCookie = secureCookies ? hostedCookie(secureCookies, 'gh_browser') : undefined;
 
     function continueToTenantChoice(reply: FastifyReply, context: InteractionContext, proven: ProvenFactor & Pick<SealedProof, 'ended'>) {
       const { uid } = context.interaction;
@@ -429,9 +432,11 @@ export function hostedRoutes(services: Services, throttle: SignInThrottle) {
       if (!context.target.session.notifyNewBrowser) return;
       const user = signIn.verified ?? (await activeUser(context.target, signIn.userId));
       if (user === null) return;
-      const origin = { browserId: browserCookie.read(request), ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
+      const formerBrowserId = formerBrowserCookie?.read(request);
+      const origin = { browserId: browserCookie.read(request), formerBrowserId, ip: guessingAddress(request), userAgent: request.headers['user-agent'] };
       const browserId = await noticeBrowser(context.target, { ...user, locale: context.target.look.locale }, origin);
       if (browserId !== undefined) reply.header('set-cookie', browserCookie.set('/', browserId, 400 * 24 * 3600));
+      if (formerBrowserId !== undefined) reply.header('set-cookie', formerBrowserCookie!.clear('/'));
     }
 
     /**

@@ -1,7 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
 import { fetchVia, type FetchLike } from '../support/host-fetch.ts';
+import { mails } from '../support/email-sign-in.ts';
 import { codeAuthorizationUrl, createTestClient } from '../support/oauth.ts';
 
 /**
@@ -164,6 +166,71 @@ describe('cookies a sibling subdomain plants (any but __Host-)', () => {
     expect(victim.all().some((cookie) => cookie.name.startsWith('__Host-_session'))).toBe(false);
     // The attacker's own browser resumes it.
     expect((await attacker.followOut(signedIn, ISSUER)).searchParams.get('code')).toBeTruthy();
+  });
+});
+
+describe('the browser id of notifyNewBrowser (gh_browser)', () => {
+  const VICTIM = 'vic@example.com';
+  const browserId = () => randomBytes(32).toString('base64url');
+  const newSignInMails = async () => (await mails(app.http, VICTIM, 'new_sign_in')).length;
+  let clientId: string;
+
+  beforeAll(async () => {
+    ({ clientId } = await createTestClient(app, { type: 'web', redirectUris: [REDIRECT_URI] }));
+    expect((await app.http.post('/users', { email: VICTIM, password: PASSWORD })).status).toBe(201);
+    expect((await app.http.put('/policies/session', { notifyNewBrowser: true })).status).toBe(200);
+  });
+  afterAll(async () => {
+    expect((await app.http.put('/policies/session', {})).status).toBe(200);
+  });
+
+  /** The victim's password typed in `jar`'s browser; the Set-Cookie lines of the sign-in's answer. */
+  async function signIn(jar: CookieJar): Promise<string[]> {
+    const start = await jar.visit(codeAuthorizationUrl(ISSUER, clientId, REDIRECT_URI, { prompt: 'login' }));
+    const signedIn = await jar.submit(await jar.visit(start.location!), { email: VICTIM, password: PASSWORD });
+    expect(signedIn.status).toBe(303);
+    return signedIn.headers.getSetCookie();
+  }
+
+  it('is a __Host- cookie, which no sibling subdomain can plant', async () => {
+    const lines = await signIn(new CookieJar(recordingFetch(app.baseUrl)));
+    expect(lines).toContainEqual(expect.stringMatching(/^__Host-gh_browser=[\w-]{43}; Path=\/; Max-Age=34560000; HttpOnly; SameSite=Lax; Secure$/));
+    expect(lines.some((line) => line.startsWith('__Secure-gh_browser='))).toBe(false);
+  });
+
+  it('one planted under the older __Secure- name is never made known: the planter’s sign-in with the password is still news', async () => {
+    const planted = browserId();
+    const phone = new CookieJar(recordingFetch(app.baseUrl));
+    phone.store(`${ISSUER}/`, [`__Secure-gh_browser=${planted}; Path=/; Secure`]);
+    const before = await newSignInMails();
+    await signIn(phone);
+    expect(await newSignInMails()).toBe(before + 1);
+    // The attacker's own browser carries the planted id under either name.
+    const attacker = new CookieJar(recordingFetch(app.baseUrl));
+    attacker.store(`${ISSUER}/`, [`__Secure-gh_browser=${planted}; Path=/; Secure`, `__Host-gh_browser=${planted}; Path=/; Secure`]);
+    await signIn(attacker);
+    expect(await newSignInMails()).toBe(before + 2);
+  });
+
+  it('a browser known under the older __Secure- name stays known, and gets a __Host- id of its own', async () => {
+    const former = browserId();
+    const [user] = await app.sql<{ id: string }>('select id from app_user where email = ?', [VICTIM]);
+    await app.sql('insert into known_browser (application_id, user_id, browser_hash) values (?, ?, ?)', [
+      app.root.applicationId,
+      user!.id,
+      createHash('sha256').update(former).digest('base64url'),
+    ]);
+    const laptop = new CookieJar(recordingFetch(app.baseUrl));
+    laptop.store(`${ISSUER}/`, [`__Secure-gh_browser=${former}; Path=/; Secure`]);
+    const before = await newSignInMails();
+    const lines = await signIn(laptop);
+    expect(await newSignInMails()).toBe(before);
+    expect(lines).toContainEqual(expect.stringMatching(/^__Host-gh_browser=[\w-]{43}; /));
+    expect(lines).toContainEqual('__Secure-gh_browser=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax; Secure');
+    expect(laptop.all().map((cookie) => cookie.name)).not.toContain('__Secure-gh_browser');
+    // Known under its new id too.
+    await signIn(laptop);
+    expect(await newSignInMails()).toBe(before);
   });
 });
 

@@ -90,27 +90,34 @@ const BROWSER_ID = /^[\w-]{43}$/;
 
 export interface SignInOrigin {
   readonly browserId: string | undefined;
+  /** The id a browser got under the cookie's former name, which another host could plant: it never becomes known, but
+   *  one known already keeps the browser's new id from being news. */
+  readonly formerBrowserId?: string | undefined;
   readonly ip: string;
   readonly userAgent: string | undefined;
 }
+
+const browserHash = (browserId: string) => createHash('sha256').update(browserId).digest('base64url');
 
 /** For the session policy's `notifyNewBrowser`: remembers the browser (its id's SHA-256) and mails `new_sign_in` when it is
  *  new to a user who signed in elsewhere before. Returns the cookie's id when the browser had none. */
 export async function noticeBrowser(target: SignInTarget, user: Recipient & Member & { id: string }, origin: SignInOrigin): Promise<string | undefined> {
   const known = origin.browserId !== undefined && BROWSER_ID.test(origin.browserId);
   const browserId = known ? origin.browserId : randomBytes(32).toString('base64url');
-  const hash = createHash('sha256').update(browserId).digest('base64url');
+  const hash = browserHash(browserId);
+  const former = !known && origin.formerBrowserId !== undefined && BROWSER_ID.test(origin.formerBrowserId) ? browserHash(origin.formerBrowserId) : null;
   const queued = await target.applicationScope.transactional(async (em) => {
-    const [row] = await executeOwned<{ inserted: boolean; others: number }[]>(
+    const [row] = await executeOwned<{ inserted: boolean; others: number; formerKnown: boolean }[]>(
       em,
       target.application.id,
       `with added as (
          insert into known_browser (application_id, user_id, browser_hash) values (?, ?, ?) on conflict do nothing returning 1)
        select exists (select 1 from added) as inserted,
-              (select count(*)::int from known_browser where @owner and user_id = ? and browser_hash <> ?) as others`,
-      [target.application.id, user.id, hash, user.id, hash],
+              (select count(*)::int from known_browser where @owner and user_id = ? and browser_hash <> ?) as others,
+              exists (select 1 from known_browser where @owner and user_id = ? and browser_hash = ?) as "formerKnown"`,
+      [target.application.id, user.id, hash, user.id, hash, user.id, former],
     );
-    if (row?.inserted !== true || row.others === 0) return false;
+    if (row?.inserted !== true || row.others === 0 || row.formerKnown) return false;
     const at = mailAt(target, em, user);
     const reset = await issueLink(em, await linkUserOf(target, at, user), 'password_reset', target.scope.services.config.publicUrl);
     await newSignInMail(at, user, {
