@@ -559,6 +559,18 @@ describe('revocation (RFC 7009) of user tokens', () => {
     expect(signedInAgain.claims()).toMatchObject({ sub: created.body.id, tenant_id: tenantA });
   });
 
+  it('a grant of a client bound to a tenant that names another tenant or none (made so before the consent was refused) yields nothing', async () => {
+    const bound = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT], tenantId: tenantA });
+    const config = await spaConfig(bound);
+    const flow = await startFlow(config);
+    const tokens = await redeem(config, flow, await callback(flow, ada, tenantA));
+    expect(tokens.claims()).toMatchObject({ sub: ada, tenant_id: tenantA });
+    const grantId = (await app.sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and payload->>'clientId' = ?`, [bound.clientId]))[0]!.grant_id;
+    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{tenantId}', 'null') where model = 'GrantTenant' and id = ?`, [grantId]);
+    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+  });
+
   it('another client cannot revoke the token (200, nothing revoked)', async () => {
     const { config, tokens } = await spaTokens();
     const response = await postForm(`${app.baseUrl}/oauth2/revoke`, { token: tokens.refresh_token!, client_id: otherSpa.clientId });
