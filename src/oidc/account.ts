@@ -36,8 +36,9 @@ export async function findAccount(
   token?: { grantId?: string; kind?: string; iat?: number; iiat?: number },
 ): Promise<Account | undefined> {
   const { client } = ctx.oidc;
-  const applicationId = gatehouseData(client)?.applicationId;
-  if (client === undefined || applicationId === undefined || !isUuid(sub)) return undefined;
+  const data = gatehouseData(client);
+  const applicationId = data?.applicationId;
+  if (client === undefined || data === undefined || applicationId === undefined || !isUuid(sub)) return undefined;
   const grantId = token?.grantId;
   const [user, tenantId, surfaceTenant] = await Promise.all([
     readSignInUser(deps.orm.em, applicationId, { id: sub }),
@@ -47,6 +48,8 @@ export async function findAccount(
   // A suspended user, or one whose lock has not run out, keeps no access.
   if (user === null || !mayActNow(user)) return undefined;
   if (tenantId !== null && !user.tenantIds.includes(tenantId)) return undefined;
+  // A client bound to a tenant signs in to it alone: a grant of it naming another tenant, or none, is no sign-in of it.
+  if (grantId !== undefined && data.tenantId !== null && tenantId !== data.tenantId) return undefined;
   if (surfaceTenant !== null && !tokenStands(surfaceTenant, tenantId)) return undefined;
   // The browser session's own account: its MFA policy is the login check's (policies.ts, sessionOwesStep).
   const ownSession = token === undefined && ctx.oidc.session?.accountId === sub;

@@ -182,6 +182,9 @@ export async function interactionResult(
     const accountId = interaction.session?.accountId;
     if (accountId === undefined) throw refused('consent without a signed-in session');
     const kept = await sessionGrant(accountId);
+    // The pages decide no tenant for a consent of the client's grant: gone since (revoked, by the client too), a grant made
+    // here would be of no tenant, whatever the user's or client's.
+    if (kept === undefined && signIn === undefined) throw refused('the client’s grant ended before its consent was answered');
     // A consent proves no credential: no new grant of a tenant whose sign-in was revoked in the browser session.
     const tenantId = signIn?.tenantId ?? null;
     const session = browserSession(accountId);

@@ -3,7 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignInRefusal as SignInRefused } from '../../src/domain/sign-in/refusals.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { CookieJar } from '../support/cookie-jar.ts';
-import { answerInteraction, authorizationRequest, authorize, basicAuth, codeAuthorizationUrl, codeThroughSeam, createTestClient, decodeJwt, discover, FULL_CONSENT, postForm, TestBrowser, type TestClient } from '../support/oauth.ts';
+import {
+  answerInteraction,
+  authorizationRequest,
+  authorize,
+  basicAuth,
+  codeAuthorizationUrl,
+  codeThroughSeam,
+  createTestClient,
+  decodeJwt,
+  discover,
+  FULL_CONSENT,
+  postForm,
+  startAuthorization,
+  TestBrowser,
+  type TestClient,
+} from '../support/oauth.ts';
 
 /**
  * The OP's side of authorization code + PKCE, refresh rotation, userinfo and revocation, driven by openid-client as
@@ -510,6 +525,48 @@ describe('revocation (RFC 7009) of user tokens', () => {
     const { config, tokens } = await spaTokens();
     expect(await userinfoStatus(tokens.access_token)).toBe(200);
     await oidc.tokenRevocation(config, tokens.access_token);
+    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
+  });
+
+  it('a consent the OP asked while the client’s grant stood, answered once the client revoked it: access_denied, never a sign-in of no tenant', async () => {
+    const email = 'consent-after-revocation@example.com';
+    const password = 'Correct-Horse-Battery-9';
+    const created = await app.http.post('/users', { email, password, tenantId: tenantA });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const bound = await spaConfig(await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT], tenantId: tenantA }));
+    const defaults = { redirectUri: REDIRECT, resource: '' };
+    const jar = new CookieJar();
+    const first = await startAuthorization(bound, defaults, { scope: 'openid offline_access', prompt: 'consent' }, jar);
+    const signedIn = await jar.followOut(await jar.submit(first.page, { email, password }), issuer);
+    const tokens = await oidc.authorizationCodeGrant(bound, signedIn, { pkceCodeVerifier: first.verifier, expectedState: first.state });
+    expect(tokens.claims()).toMatchObject({ sub: created.body.id, tenant_id: tenantA });
+
+    // Signed in: the OP brings the hosted pages a consent of the client's grant, which the client then revokes.
+    const again = await authorizationRequest(bound, defaults, { prompt: 'consent' });
+    const asked = await jar.visit(again.url.href);
+    expect(asked.location).toMatch(/\/interaction\//);
+    await oidc.tokenRevocation(bound, tokens.refresh_token!);
+    const answered = await jar.followOut(await jar.visit(asked.location!), issuer);
+    expect(answered.searchParams.get('error')).toBe('access_denied');
+    const grants = await app.sql(`select 1 from oidc_model where model = 'Grant' and payload->>'accountId' = ?`, [created.body.id]);
+    expect(grants).toEqual([]);
+
+    // Asked afresh, the pages decide the sign-in's tenant as for any consent.
+    const fresh = await authorizationRequest(bound, defaults, { prompt: 'consent' });
+    const code = await jar.followOut(await jar.visit(fresh.url.href), issuer);
+    const signedInAgain = await oidc.authorizationCodeGrant(bound, code, { pkceCodeVerifier: fresh.verifier, expectedState: fresh.state });
+    expect(signedInAgain.claims()).toMatchObject({ sub: created.body.id, tenant_id: tenantA });
+  });
+
+  it('a grant of a client bound to a tenant that names another tenant or none (made so before the consent was refused) yields nothing', async () => {
+    const bound = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT], tenantId: tenantA });
+    const config = await spaConfig(bound);
+    const flow = await startFlow(config);
+    const tokens = await redeem(config, flow, await callback(flow, ada, tenantA));
+    expect(tokens.claims()).toMatchObject({ sub: ada, tenant_id: tenantA });
+    const grantId = (await app.sql<{ grant_id: string }>(`select grant_id from oidc_model where model = 'RefreshToken' and payload->>'clientId' = ?`, [bound.clientId]))[0]!.grant_id;
+    await app.sql(`update oidc_model set payload = jsonb_set(payload, '{tenantId}', 'null') where model = 'GrantTenant' and id = ?`, [grantId]);
     expect(await userinfoStatus(tokens.access_token)).toBe(401);
     expect(await oauthError(oidc.refreshTokenGrant(config, tokens.refresh_token!))).toBe('invalid_grant');
   });
