@@ -16,7 +16,7 @@ import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, star
 import { totpCodeAt as codeAt, giveTotp, withTimeLeftInStep } from '../support/totp.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
-import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
+import { changedAtWrite, changedInTurn, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
 import { sweepExpiredFlowRows } from '../../src/domain/sign-in/expired-rows.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -1450,6 +1450,27 @@ describe('two-step verification', () => {
 });
 
 describe('suspension', () => {
+  it('a user suspended once the page asked for a new address (the page read them active): no link is issued or mailed, the page says the account is suspended', async () => {
+    const userId = await createUser('sue@example.com');
+    const { jar, page } = await openAccount('sue@example.com');
+    const refused = await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, 'sue.new@example.com'), () => askEmailChange(jar, page, 'sue.new@example.com'));
+    expect(refused.status, refused.body.slice(-800)).toBe(403);
+    expect(refused.body).toContain('is suspended: nothing was changed.');
+    expect(await app.sql(`select 1 from email_link_token where user_id = ? and used_at is null`, [userId])).toEqual([]);
+    expect(await mails(app.http, 'sue.new@example.com', 'email_change')).toEqual([]);
+  });
+
+  it('the password replaced once the page asked for a new address (the page read the old one): no link is issued or mailed, the page asks to sign in again', async () => {
+    const userId = await createUser('sal@example.com');
+    const { jar, page } = await openAccount('sal@example.com');
+    const replace = `update app_user set password_hash = 'replaced-by-the-owner' where id = '${userId}'`;
+    const refused = await changedInTurn(app, replace, askedForLock(app.root.applicationId, 'sal.new@example.com'), () => askEmailChange(jar, page, 'sal.new@example.com'));
+    expect(refused.status, refused.body.slice(-800)).toBe(400);
+    expect(refused.body).toContain('For your security, sign in again to make this change.');
+    expect(await app.sql(`select 1 from email_link_token where user_id = ? and used_at is null`, [userId])).toEqual([]);
+    expect(await mails(app.http, 'sal.new@example.com', 'email_change')).toEqual([]);
+  });
+
   it('a user suspended while on the page is told so, and nothing changes', async () => {
     const userId = await createUser('ola@example.com');
     const { jar, page } = await openAccount('ola@example.com');

@@ -19,8 +19,8 @@ import { linkUserOf } from '../sign-in/account-links.ts';
 import { RefusalTiming } from '../sign-in/refusal-timing.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
-import { addressHeld, issueEmailChangeLink, issueLink } from './link-tokens.ts';
-import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
+import { addressHeld, holdActingUser, issueEmailChangeLink, issueLink } from './link-tokens.ts';
+import { mayActNowSql, passwordMark, type SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 
@@ -164,7 +164,12 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
   // Read first on both ways, so that they differ only by the mail's writes, which a held address waits out.
   if (await held(scope.em)) return (await changeTiming.pad(), { ok: true });
   const sent = await changeTiming.measure(() =>
-    scope.transactional(async (em) => {
+    scope.transactional(async (em): Promise<boolean | 'inactive' | 'password_replaced'> => {
+      // Judged on the row as it now is, held until the link is in: a suspension or a new password committed since the
+      // page's read would otherwise leave a link their ends missed (it waits for this transaction, or is read here).
+      const acting = await holdActingUser(em, applicationId, user.id, target.poolId);
+      if (acting === null) return 'inactive';
+      if (passwordMark(acting) !== passwordMark(user)) return 'password_replaced';
       // Taken meanwhile: still sent nothing.
       if (await held(em)) return false;
       const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
@@ -177,6 +182,8 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
       return true;
     }, askedForLock(applicationId, email)),
   );
+  if (sent === 'inactive') return { ok: false, reason: 'inactive' };
+  if (sent === 'password_replaced') return { ok: false, reason: 'sign_in_again' };
   if (sent) scope.services.outbox.wake();
   return { ok: true };
 }
