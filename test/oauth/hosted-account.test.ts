@@ -1481,6 +1481,19 @@ describe('suspension', () => {
     expect(refused.body).not.toContain('The current password is incorrect.');
     expect(await auditActions(userId)).not.toContain('user.password.changed');
   });
+
+  it.skipIf(usingEmbeddedDatabase())('a user suspended while a new name waits for their row: refused as suspended, the name unchanged', async () => {
+    const userId = await createUser('renamed.late@example.com');
+    const { jar, page } = await openAccount('renamed.late@example.com');
+    const suspend = (em: EntityManager) => em.execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
+    const [refused] = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: suspend }, [
+      () => post(jar, page, 'name', { name: 'Ned Kelly' }),
+    ]);
+    expect(refused!.status, refused!.body.slice(-800)).toBe(403);
+    expect(refused!.body).toContain('is suspended: nothing was changed.');
+    expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Kim');
+    expect(await auditActions(userId)).not.toContain('user.name.changed');
+  });
 });
 
 describe('a lock on the account', () => {

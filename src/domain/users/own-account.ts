@@ -75,21 +75,24 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   if ('refusal' in read) return ownRefusal(read.refusal);
   const { name } = read;
   const scope = ownScope(target, userId);
-  await scope.transactional(async (em) => {
+  const saved = await scope.transactional(async (em) => {
+    // Judged on the row as the update finds it: a user suspended since the page's read changes nothing.
     const [row] = await executeOwned<{ before: string | null; pool_id: string; tenant_ids: string[] }[]>(
       em,
       scope.applicationId,
       `update app_user as u set name = ?, updated_at = now() from app_user as old
-        where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before, u.pool_id, u.tenant_ids`,
+        where @owner(u) and u.id = ? and ${mayActNowSql('u')} and old.application_id = u.application_id and old.id = u.id returning old.name as before, u.pool_id, u.tenant_ids`,
       [name, userId],
     );
-    if (row !== undefined && row.before !== name) {
+    if (row === undefined) return false;
+    if (row.before !== name) {
       const filing = auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, scope);
       recordAudit(em, scope, { action: 'user.name.changed', targetType: 'user', targetId: userId, ...filing, before: { name: row.before }, after: { name } });
       usersChanged(em, scope.applicationId);
     }
+    return true;
   });
-  return { ok: true };
+  return saved ? { ok: true } : { ok: false, reason: 'inactive' };
 }
 
 /** `account`: the account page's (a first password for a user without one), proven as ownProofRefusal says; `expired`:
