@@ -1447,6 +1447,25 @@ describe('two-step verification', () => {
     expect(actions).not.toContain('user.mfa.removed');
     expect(actions).not.toContain('user.mfa.recovery_codes.renewed');
   });
+  it.skipIf(usingEmbeddedDatabase())('the password replaced while a removal and new recovery codes wait for their row (the page read the old one): each asks to sign in again, nothing changes', async () => {
+    const { userId, jar, page } = await withTotp('pat@example.com');
+    const [factor] = await factorsOf(userId);
+    const codesBefore = await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId]);
+    const replace = (em: EntityManager) => em.execute(`update app_user set password_hash = 'replaced-by-the-owner' where id = ?`, [userId]);
+    const answers = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: replace }, [
+      () => post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: factor!.id }),
+      () => post(jar, page, 'mfa-recovery-codes', { codes_password: PASSWORD }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status, answer.body.slice(-800)).toBe(400);
+      expect(answer.body).toContain('For your security, sign in again to make this change.');
+    }
+    expect(await factorsOf(userId)).toEqual([factor]);
+    expect(await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId])).toEqual(codesBefore);
+    const actions = await auditActions(userId);
+    expect(actions).not.toContain('user.mfa.removed');
+    expect(actions).not.toContain('user.mfa.recovery_codes.renewed');
+  });
 });
 
 describe('suspension', () => {
