@@ -123,6 +123,18 @@ describe('forgot password', () => {
     expect(await mails(app.http, 'joiner@example.com', 'password_reset')).toHaveLength(2);
   });
 
+  it('a link in a tenant’s outbox ends when the tenant takes its user out, as a PATCH of tenantIds without it ends it: that tenant’s key resets no account it let go', async () => {
+    const home = await app.createTenant('Outbox leaver');
+    const { userId, link, jar } = await resetLinkReadByTenant(home, 'leaver@example.com');
+    const homeAdmin = await issueTestKey(app, { tenantId: home, permissions: ['users:delete'] });
+
+    expect((await homeAdmin.delete(`/users/${userId}`)).status).toBe(204);
+    expect((await app.http.get(`/users/${userId}`)).body.tenantIds).toEqual([]);
+    expect((await jar.visit(link)).status).toBe(400);
+    // The account's password is as it was.
+    expect((await signIn('leaver@example.com', PASSWORD)).status).toBe(303);
+  });
+
   it('a tenant’s only member holding an application-wide role is mailed as the application: the tenant’s key reads none of their links, and those it read end at the assignment', async () => {
     const home = await app.createTenant('Admin’s home');
     // The tenant's alone while they hold nothing application-wide: its outbox holds the link.

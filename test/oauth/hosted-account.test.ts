@@ -16,7 +16,7 @@ import { codeAuthorizationUrl, createTestClient, discover, OFFLINE_CONSENT, star
 import { totpCodeAt as codeAt, giveTotp, withTimeLeftInStep } from '../support/totp.ts';
 import { usingEmbeddedDatabase } from '../support/database.ts';
 import { queuedBehind } from '../support/row-lock.ts';
-import { changedAtWrite, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
+import { changedAtWrite, changedInTurn, suspendedAtWrite, suspendedInTurn } from '../support/suspend-trigger.ts';
 import { newId } from '../../src/ids.ts';
 import { sweepExpiredFlowRows } from '../../src/domain/sign-in/expired-rows.ts';
 import { issueTestKey } from '../support/keys.ts';
@@ -1447,9 +1447,49 @@ describe('two-step verification', () => {
     expect(actions).not.toContain('user.mfa.removed');
     expect(actions).not.toContain('user.mfa.recovery_codes.renewed');
   });
+  it.skipIf(usingEmbeddedDatabase())('the password replaced while a removal and new recovery codes wait for their row (the page read the old one): each asks to sign in again, nothing changes', async () => {
+    const { userId, jar, page } = await withTotp('pat@example.com');
+    const [factor] = await factorsOf(userId);
+    const codesBefore = await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId]);
+    const replace = (em: EntityManager) => em.execute(`update app_user set password_hash = 'replaced-by-the-owner' where id = ?`, [userId]);
+    const answers = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: replace }, [
+      () => post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: factor!.id }),
+      () => post(jar, page, 'mfa-recovery-codes', { codes_password: PASSWORD }),
+    ]);
+    for (const answer of answers) {
+      expect(answer.status, answer.body.slice(-800)).toBe(400);
+      expect(answer.body).toContain('For your security, sign in again to make this change.');
+    }
+    expect(await factorsOf(userId)).toEqual([factor]);
+    expect(await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId])).toEqual(codesBefore);
+    const actions = await auditActions(userId);
+    expect(actions).not.toContain('user.mfa.removed');
+    expect(actions).not.toContain('user.mfa.recovery_codes.renewed');
+  });
 });
 
 describe('suspension', () => {
+  it('a user suspended once the page asked for a new address (the page read them active): no link is issued or mailed, the page says the account is suspended', async () => {
+    const userId = await createUser('sue@example.com');
+    const { jar, page } = await openAccount('sue@example.com');
+    const refused = await suspendedInTurn(app, userId, askedForLock(app.root.applicationId, 'sue.new@example.com'), () => askEmailChange(jar, page, 'sue.new@example.com'));
+    expect(refused.status, refused.body.slice(-800)).toBe(403);
+    expect(refused.body).toContain('is suspended: nothing was changed.');
+    expect(await app.sql(`select 1 from email_link_token where user_id = ? and used_at is null`, [userId])).toEqual([]);
+    expect(await mails(app.http, 'sue.new@example.com', 'email_change')).toEqual([]);
+  });
+
+  it('the password replaced once the page asked for a new address (the page read the old one): no link is issued or mailed, the page asks to sign in again', async () => {
+    const userId = await createUser('sal@example.com');
+    const { jar, page } = await openAccount('sal@example.com');
+    const replace = `update app_user set password_hash = 'replaced-by-the-owner' where id = '${userId}'`;
+    const refused = await changedInTurn(app, replace, askedForLock(app.root.applicationId, 'sal.new@example.com'), () => askEmailChange(jar, page, 'sal.new@example.com'));
+    expect(refused.status, refused.body.slice(-800)).toBe(400);
+    expect(refused.body).toContain('For your security, sign in again to make this change.');
+    expect(await app.sql(`select 1 from email_link_token where user_id = ? and used_at is null`, [userId])).toEqual([]);
+    expect(await mails(app.http, 'sal.new@example.com', 'email_change')).toEqual([]);
+  });
+
   it('a user suspended while on the page is told so, and nothing changes', async () => {
     const userId = await createUser('ola@example.com');
     const { jar, page } = await openAccount('ola@example.com');
@@ -1459,6 +1499,19 @@ describe('suspension', () => {
     expect(refused.body).toContain('is suspended: nothing was changed.');
     expect(refused.body).not.toContain('The current password is incorrect.');
     expect(await auditActions(userId)).not.toContain('user.password.changed');
+  });
+
+  it.skipIf(usingEmbeddedDatabase())('a user suspended while a new name waits for their row: refused as suspended, the name unchanged', async () => {
+    const userId = await createUser('renamed.late@example.com');
+    const { jar, page } = await openAccount('renamed.late@example.com');
+    const suspend = (em: EntityManager) => em.execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
+    const [refused] = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: suspend }, [
+      () => post(jar, page, 'name', { name: 'Ned Kelly' }),
+    ]);
+    expect(refused!.status, refused!.body.slice(-800)).toBe(403);
+    expect(refused!.body).toContain('is suspended: nothing was changed.');
+    expect((await app.http.get(`/users/${userId}`)).body.name).toBe('Kim');
+    expect(await auditActions(userId)).not.toContain('user.name.changed');
   });
 });
 

@@ -30,15 +30,19 @@ export async function changedAtWrite<T>(app: TestApp, change: string, on: WriteO
 export const suspendedAtWrite = <T>(app: TestApp, userId: string, on: WriteOf, run: () => Promise<T>): Promise<T> =>
   changedAtWrite(app, `update app_user set status = 'suspended' where id = '${userId}'`, on, run);
 
-/** Suspends the user (`userId`: the test's own UUID) while `run`'s request waits for its turn at the advisory lock `lock`
+/** Runs `change` (the test's own SQL) while `run`'s request waits for its turn at the advisory lock `lock`
  *  (src/db/advisory-lock.ts), held here: after the request has read the user, before its transaction begins. Either
  *  database: the turn is taken in this process. */
-export async function suspendedInTurn<T>(app: TestApp, userId: string, lock: string, run: () => Promise<T>): Promise<T> {
+export async function changedInTurn<T>(app: TestApp, change: string, lock: string, run: () => Promise<T>): Promise<T> {
   const { answer } = await inTurn(lock, async () => {
     const answer = run();
     await lockTurnsWaitingAtLeast(1);
-    await app.sql(`update app_user set status = 'suspended' where id = ?`, [userId]);
+    await app.sql(change);
     return { answer };
   });
   return answer;
 }
+
+/** changedInTurn suspending the user (`userId`: the test's own UUID). */
+export const suspendedInTurn = <T>(app: TestApp, userId: string, lock: string, run: () => Promise<T>): Promise<T> =>
+  changedInTurn(app, `update app_user set status = 'suspended' where id = '${userId}'`, lock, run);

@@ -105,18 +105,23 @@ export async function addOwnEmailFactor(
   return enrolOwn(target, user, { kind: 'email_otp' });
 }
 
+/** The account page's answer when the user's row no longer allows the change (lockOwnSecondSteps). */
+const heldRefusal = (held: 'inactive' | 'password_replaced'): OwnChange => (held === 'inactive' ? INACTIVE : { ok: false, reason: 'sign_in_again' });
+
 /** `key`: a WebAuthn key, else a code factor; refused when a `required` policy needs it (the last accepted one). With none
- *  left, recovery codes and a pending e-mail code go too. Undefined: no such step. */
+ *  left, recovery codes and a pending e-mail code go too. Undefined: no such step. `user`: as the page read them, whose
+ *  password proved the removal: one replaced since (which ended the page's session) removes nothing. */
 export function removeSecondStep(
   target: SignInTarget,
-  userId: string,
+  user: SignInUser,
   removing: { readonly id: string; readonly key: boolean },
   remove: (tx: EntityManager, step: SecondStep) => Promise<void>,
 ): Promise<OwnChange | undefined> {
   const applicationId = target.application.id;
+  const userId = user.id;
   return target.applicationScope.transactional(async (tx) => {
-    const held = await lockOwnSecondSteps(tx, target, userId);
-    if (!Array.isArray(held)) return INACTIVE;
+    const held = await lockOwnSecondSteps(tx, target, userId, passwordMark(user));
+    if (!Array.isArray(held)) return heldRefusal(held);
     const step = held.find((candidate) => candidate.id === removing.id && (candidate.kind === 'webauthn') === removing.key);
     if (step === undefined) return undefined;
     // Without a password the mailbox is the first factor, which the e-mail code cannot then be the second of.
@@ -136,7 +141,7 @@ export async function removeOwnFactor(target: SignInTarget, user: SignInUser, fa
   const refused = await ownProofRefusal(target, user, proof);
   if (refused !== null) return refused;
   if (typeof factorId !== 'string' || !isUuid(factorId)) return ownRefusal({ key: 'account.noSuchFactor' });
-  const removed = await removeSecondStep(target, user.id, { id: factorId, key: false }, async (tx, step) => {
+  const removed = await removeSecondStep(target, user, { id: factorId, key: false }, async (tx, step) => {
     await executeOwned(tx, applicationId, `delete from mfa_factor where @owner and id = ?`, [step.id]);
     const sender = userSender(target, user);
     recordAudit(tx, sender, { action: 'user.mfa.removed', targetType: 'user', targetId: user.id, ...(await auditFilingOfRow(tx, sender, user.id)), before: { factor: step.kind } });
@@ -149,8 +154,8 @@ export async function renewOwnRecoveryCodes(target: SignInTarget, user: SignInUs
   const refused = await ownProofRefusal(target, user, proof);
   if (refused !== null) return refused;
   return target.applicationScope.transactional(async (tx) => {
-    const held = await lockOwnSecondSteps(tx, target, user.id);
-    if (!Array.isArray(held)) return INACTIVE;
+    const held = await lockOwnSecondSteps(tx, target, user.id, passwordMark(user));
+    if (!Array.isArray(held)) return heldRefusal(held);
     if (held.length === 0) return ownRefusal({ key: 'account.recoveryNeedsFactor' });
     const codes = await replaceRecoveryCodes(tx, applicationId, user.id);
     const sender = userSender(target, user);

@@ -19,8 +19,8 @@ import { linkUserOf } from '../sign-in/account-links.ts';
 import { RefusalTiming } from '../sign-in/refusal-timing.ts';
 import type { SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
-import { addressHeld, issueEmailChangeLink, issueLink } from './link-tokens.ts';
-import { mayActNowSql, type SignInUser } from './sign-in-user.ts';
+import { addressHeld, holdActingUser, issueEmailChangeLink, issueLink } from './link-tokens.ts';
+import { mayActNowSql, passwordMark, type SignInUser } from './sign-in-user.ts';
 import { keepReplacedPassword, passwordViolations } from './password-history.ts';
 import { forgetUserKeys, usersChanged } from './changed.ts';
 
@@ -75,21 +75,24 @@ export async function changeOwnName(target: SignInTarget, userId: string, typed:
   if ('refusal' in read) return ownRefusal(read.refusal);
   const { name } = read;
   const scope = ownScope(target, userId);
-  await scope.transactional(async (em) => {
+  const saved = await scope.transactional(async (em) => {
+    // Judged on the row as the update finds it: a user suspended since the page's read changes nothing.
     const [row] = await executeOwned<{ before: string | null; pool_id: string; tenant_ids: string[] }[]>(
       em,
       scope.applicationId,
       `update app_user as u set name = ?, updated_at = now() from app_user as old
-        where @owner(u) and u.id = ? and old.application_id = u.application_id and old.id = u.id returning old.name as before, u.pool_id, u.tenant_ids`,
+        where @owner(u) and u.id = ? and ${mayActNowSql('u')} and old.application_id = u.application_id and old.id = u.id returning old.name as before, u.pool_id, u.tenant_ids`,
       [name, userId],
     );
-    if (row !== undefined && row.before !== name) {
+    if (row === undefined) return false;
+    if (row.before !== name) {
       const filing = auditFilingOf({ poolId: row.pool_id, tenantIds: row.tenant_ids }, scope);
       recordAudit(em, scope, { action: 'user.name.changed', targetType: 'user', targetId: userId, ...filing, before: { name: row.before }, after: { name } });
       usersChanged(em, scope.applicationId);
     }
+    return true;
   });
-  return { ok: true };
+  return saved ? { ok: true } : { ok: false, reason: 'inactive' };
 }
 
 /** `account`: the account page's (a first password for a user without one), proven as ownProofRefusal says; `expired`:
@@ -164,7 +167,12 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
   // Read first on both ways, so that they differ only by the mail's writes, which a held address waits out.
   if (await held(scope.em)) return (await changeTiming.pad(), { ok: true });
   const sent = await changeTiming.measure(() =>
-    scope.transactional(async (em) => {
+    scope.transactional(async (em): Promise<boolean | 'inactive' | 'password_replaced'> => {
+      // Judged on the row as it now is, held until the link is in: a suspension or a new password committed since the
+      // page's read would otherwise leave a link their ends missed (it waits for this transaction, or is read here).
+      const acting = await holdActingUser(em, applicationId, user.id, target.poolId);
+      if (acting === null) return 'inactive';
+      if (passwordMark(acting) !== passwordMark(user)) return 'password_replaced';
       // Taken meanwhile: still sent nothing.
       if (await held(em)) return false;
       const at = { em, sender: scope, tenantId: target.tenant?.id ?? null };
@@ -177,6 +185,8 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
       return true;
     }, askedForLock(applicationId, email)),
   );
+  if (sent === 'inactive') return { ok: false, reason: 'inactive' };
+  if (sent === 'password_replaced') return { ok: false, reason: 'sign_in_again' };
   if (sent) scope.services.outbox.wake();
   return { ok: true };
 }

@@ -497,6 +497,8 @@ export async function deleteUser(scope: Scope, userId: string): Promise<boolean>
     if (tenantId !== null && user.poolId === SHARED_POOL) {
       removeMembership(tx.em, tx, user, tenantId);
       await endAccessToTenantsLeft(tx, user.id, [tenantId], cutoffs);
+      // The tenant's outbox, which its administrators read, holds no working link of an account no longer its alone.
+      await endLinksOfOtherOutboxes(tx.em, tx.applicationId, user.id, user.tenantIds);
       // Its keys and tokens in the tenant left stop at once.
       forgetUserKeys(tx.em, [user.id]);
       return;

@@ -56,7 +56,7 @@ export async function removeOwnCredential(target: SignInTarget, user: SignInUser
   if (refused !== null) return refused;
   if (typeof id !== 'string' || !isUuid(id)) return ownRefusal({ key: 'account.passkeyGone' });
   try {
-    const removed = await removeSecondStep(target, user.id, { id, key: true }, async (tx) => {
+    const removed = await removeSecondStep(target, user, { id, key: true }, async (tx) => {
       const removed = await removeCredential(tx, applicationId, user.id, id);
       const [left] = await executeOwned<unknown[]>(tx, applicationId, `select 1 from webauthn_credential where @owner and user_id = ? limit 1`, [user.id]);
       if (left === undefined && !(await signsInWithoutKeys(tx, target, user))) throw new OnlyWayIn();
