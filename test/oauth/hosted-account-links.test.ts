@@ -135,6 +135,15 @@ describe('forgot password', () => {
     expect((await signIn('leaver@example.com', PASSWORD)).status).toBe(303);
   });
 
+  it('a link in a tenant’s outbox ends with the tenant: its administrators read it, and the account is no tenant’s now', async () => {
+    const home = await app.createTenant('Deleted with its outbox');
+    const { userId, link, jar } = await resetLinkReadByTenant(home, 'orphaned@example.com');
+    expect((await app.http.delete(`/applications/${app.root.applicationId}/tenants/${home}`)).status).toBe(204);
+    expect((await app.http.get(`/users/${userId}`)).body.tenantIds).toEqual([]);
+    expect((await jar.visit(link)).status).toBe(400);
+    expect((await signIn('orphaned@example.com', PASSWORD)).status).toBe(303);
+  });
+
   it('a tenant’s only member holding an application-wide role is mailed as the application: the tenant’s key reads none of their links, and those it read end at the assignment', async () => {
     const home = await app.createTenant('Admin’s home');
     // The tenant's alone while they hold nothing application-wide: its outbox holds the link.

@@ -63,7 +63,7 @@ const OWNED_KINDS: readonly OwnedKind[] = [
 ];
 
 /** Every table with a foreign key to `tenant` (a test checks): `user_session` ends by endTenantSessions, `revoked_sign_in`
- *  goes by the cascade unrecorded, and a mailed link stays, the application's. */
+ *  goes by the cascade unrecorded, and a mailed link ends (endLinksOfTenantOutbox), its row kept as the application's. */
 export const TENANT_OWNED_TABLES: readonly string[] = [
   ...new Set([...OWNED_KINDS.map((kind) => kind.table), 'user_session', 'revoked_sign_in', 'email_link_token']),
 ].sort();

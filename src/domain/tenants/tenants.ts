@@ -12,6 +12,7 @@ import { configurationChanged } from '../tenancy/changed.ts';
 import { underTenancyConfig } from '../tenancy/config-lock.ts';
 import { authorizationChanged } from '../authorization/writes.ts';
 import { removeMemberships, removePoolUsers } from '../users/users.ts';
+import { endLinksOfTenantOutbox } from '../users/link-tokens.ts';
 import { uniquely } from '../db-errors.ts';
 import { paginate, type Page, type PageArgs, type Row, scopedList } from '../pagination.ts';
 import { endSurfaceSignIns } from '../sessions/end-sessions.ts';
@@ -157,6 +158,7 @@ export async function deleteTenant(scope: Scope, tenantId: string): Promise<bool
     await removeTenantOwnedRows(tx.em, tx, tenant.id, cutoffs);
     await removePoolUsers(tx.em, tx, tenant.id);
     await removeMemberships(tx.em, tx, tenant.id);
+    await endLinksOfTenantOutbox(tx.em, tx.applicationId, tenant.id);
     recordAudit(tx.em, tx, { action: 'tenant.deleted', targetType: 'tenant', targetId: tenant.id, tenantId: tenant.id, before: snapshot(tenant) });
     tx.em.remove(tenant);
     // Its API keys and roles went with it (cascade).

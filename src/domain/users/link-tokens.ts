@@ -355,6 +355,11 @@ export async function useLink(em: EntityManager, token: unknown, purpose: LinkPu
   return toLinkUser(parsed.applicationId, row);
 }
 
+/** A deleted tenant's outbox: its administrators read those links, of accounts now no tenant's (a pool's went with it). */
+export async function endLinksOfTenantOutbox(em: EntityManager, applicationId: string, tenantId: string): Promise<void> {
+  await executeOwned(em, applicationId, 'update email_link_token set used_at = now() where @owner and tenant_id = ? and used_at is null', [tenantId]);
+}
+
 /** A link mailed in a tenant's outbox, which its administrators read, acts on the whole account: it ends once the
  *  account is no longer that tenant's alone (flow-mail.ts tenantOf): a member of other tenants too, or holding a role
  *  application-wide (`tenantIds` empty: every tenant's links end). */
