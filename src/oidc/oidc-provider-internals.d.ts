@@ -12,3 +12,9 @@ declare module 'oidc-provider/lib/shared/error_handler.js' {
   /** Of every endpoint but the authorization's; emits `eventName` for an exposed error. */
   export default function getErrorHandler(eventName?: string): (ctx: KoaContextWithOIDC, next: () => Promise<unknown>) => Promise<void>;
 }
+
+declare module 'oidc-provider/lib/helpers/revoke.js' {
+  import type { KoaContextWithOIDC } from 'oidc-provider';
+  /** The grant's tokens revoked, and the grant itself by `revokeGrantPolicy`: what a refresh token's reuse does. */
+  export default function revoke(ctx: KoaContextWithOIDC, grantId: string | undefined): Promise<void>;
+}

@@ -1,5 +1,6 @@
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { AlreadyUsedError } from 'oidc-provider/lib/helpers/re_render_errors.js';
+import revokeGrantOf from 'oidc-provider/lib/helpers/revoke.js';
 import { unverifiedSigningAlg } from '../auth/jwt.ts';
 import type { FindAccount } from './account.ts';
 import { extraClaimsComputedAtSave, type TokenClaims } from './api-resource-tokens.ts';
@@ -37,6 +38,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
   hintOfFormerSigningAlg: 'IdToken: validate',
   introspectionAuthenticatesCaller: 'OIDCContext: entity',
+  reuseFoundWithoutAccount: 'refresh_token grant: findAccount before the consumed check; helpers/revoke',
 } as const;
 
 /** An instance's classes are its own: other instances are untouched. */
@@ -103,6 +105,23 @@ function refuseUnknownAccountBeforeConsuming(provider: Provider, find: FindAccou
       throw new errors.InvalidGrant('code invalid (referenced account not found)');
     }
   });
+}
+
+/**
+ * oidc-provider looks a refresh token's account up before it checks the token was rotated away: a user held out
+ * (suspended, locked, past the session policy) would turn a reuse into a plain refusal and leave the grant to the other
+ * copy. A rotated token of this refresh with no account is answered as the OP answers a reuse: token and grant revoked.
+ */
+export function reuseFoundWithoutAccount(find: FindAccount): FindAccount {
+  return async (ctx, sub, token) => {
+    const account = await find(ctx, sub, token);
+    const presented = ctx.oidc.entities.RefreshToken;
+    if (account === undefined && ctx.oidc.route === 'token' && presented !== undefined && presented === token && presented.consumed) {
+      await Promise.all([presented.destroy(), revokeGrantOf(ctx, presented.grantId)]);
+      throw new errors.InvalidGrant('refresh token already used');
+    }
+    return account;
+  };
 }
 
 type IssuedToken = InstanceType<Provider['AccessToken']> | InstanceType<Provider['ClientCredentials']>;

@@ -179,6 +179,33 @@ describe('a replay revokes the grant', () => {
     expect(completedLine(requestId)).toMatchObject({ level: 40, status: 400, reason: 'refresh_token_reuse' });
   });
 
+  // oidc-provider looks the account up before it checks the token was rotated: a user held out must not hide a reuse.
+  it.each([
+    ['the user is suspended', (_rotated: string) => app.sql(`update app_user set status = 'suspended' where id = ?`, [userId])],
+    ['the user is locked', (_rotated: string) => app.sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId])],
+    // A session policy made stricter since: the rotated token is past its idle limit, not yet expired.
+    [
+      'the rotated token is past the idle limit',
+      (rotated: string) =>
+        app.sql(`update oidc_model set payload = jsonb_set(payload, '{iat}', to_jsonb((payload->>'iat')::bigint - 30 * 86400)) where model = 'RefreshToken' and id = ?`, [rotated]),
+    ],
+  ])('a rotated refresh token presented again while %s: revoked as a reuse; active again, the current token is refused', async (_case, holdOut) => {
+    const { tokens, grantId } = await spaTokens();
+    const current = await refresh(tokens.refresh_token!);
+    expect(current.status).toBe(200);
+    const requestId = `reuse-${crypto.randomUUID()}`;
+    await holdOut(tokens.refresh_token!);
+    try {
+      expect((await refresh(tokens.refresh_token!, requestId)).body).toMatchObject({ error: 'invalid_grant' });
+    } finally {
+      await app.sql(`update app_user set status = 'active', locked_until = null where id = ?`, [userId]);
+    }
+    expect(await grantExists(grantId)).toBe(false);
+    expect(await recordsOf(grantId)).toEqual([{ ...bySpa('refresh_token_reuse'), action: 'refresh_token.reuse_detected', request_id: requestId }]);
+    expect(completedLine(requestId)).toMatchObject({ level: 40, status: 400, reason: 'refresh_token_reuse' });
+    expect((await refresh(current.body.refresh_token as string)).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
   it('one refresh token rotated by many requests at once: one succeeds, the grant is revoked once', async () => {
     const { tokens, grantId } = await spaTokens();
     const answers = await Promise.all(Array.from({ length: 6 }, () => refresh(tokens.refresh_token!)));
