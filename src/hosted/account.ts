@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { effectivePasswordPolicy } from '../domain/policies/policies.ts';
 import { ownSignIns } from '../domain/sessions/own-sessions.ts';
-import { addOwnEmailFactor, addOwnTotp, ownFactors, removeOwnFactor, renewOwnRecoveryCodes, sendOwnEmailCode } from '../domain/mfa/own-factors.ts';
+import {
+  addOwnEmailFactor,
+  addOwnTotp,
+  confirmOwnCode,
+  ownFactors,
+  removeOwnFactor,
+  renewOwnRecoveryCodes,
+  sendOwnConfirmation,
+  sendOwnEmailCode,
+} from '../domain/mfa/own-factors.ts';
 import { sessionOwesStep } from '../domain/mfa/requirement.ts';
 import { newTotpSecret, totpUri } from '../domain/mfa/totp.ts';
 import { summarizeUserAgent } from '../domain/sign-in/device.ts';
@@ -9,13 +18,23 @@ import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import { signInEnded } from '../domain/sign-in/session.ts';
 import { activeUser, admitSignIn, revokedSignIn, suspended, type SignInTarget } from '../domain/sign-in/sign-in.ts';
 import type { SignInUser } from '../domain/users/sign-in-user.ts';
-import { changeOwnName, changeOwnPassword, requestOwnEmailChange, signOutElsewhere, type OwnChange, type OwnProof } from '../domain/users/own-account.ts';
+import {
+  changeOwnName,
+  changeOwnPassword,
+  confirmationDue,
+  RECENT_SIGN_IN_SECONDS,
+  requestOwnEmailChange,
+  signOutElsewhere,
+  type OwnChange,
+  type OwnProof,
+} from '../domain/users/own-account.ts';
 import { listCredentials } from '../domain/webauthn/credentials.ts';
 import { newCredentialOptions } from '../domain/webauthn/factor.ts';
 import { addOwnCredential, removeOwnCredential } from '../domain/webauthn/own-credentials.ts';
 import { relyingPartyOf, type RelyingParty } from '../domain/webauthn/relying-party.ts';
 import {
   accountPage,
+  CONFIRM_SECTION,
   EMAIL_SECTION,
   MFA_SECTION,
   NAME_SECTION,
@@ -29,6 +48,7 @@ import {
 import type { CopyKey } from '../pages/pages.ts';
 import { browserLook, sendPage } from '../pages/reply.ts';
 import type { Services } from '../services.ts';
+import { hostedCookie, secureCookiesFor } from './cookies.ts';
 import type { CsrfTokens } from './csrf.ts';
 
 /**
@@ -52,6 +72,9 @@ interface OpenAccount {
   readonly user: SignInUser;
   readonly sessionUid: string;
   readonly signedInAt: number | undefined;
+  /** How it signed in (the OP session's methods), and when this session typed the page's mailed code, if lately. */
+  readonly methods: readonly string[];
+  readonly confirmedAt: number | undefined;
   /** The client's sign-in, where a change asks for a recent one. */
   readonly signInUrl: string;
   /** The page's own parameters, carried by its forms and its redirects. */
@@ -67,6 +90,8 @@ interface AccountAction {
   readonly path: string;
   readonly done: CopyKey;
   readonly run: (open: OpenAccount, fields: FormFields) => Promise<OwnChange>;
+  /** Done, it proves the user to this browser session for a while (the page's mailed code). */
+  readonly confirms?: true;
 }
 
 /** A section of the page and what its forms do: one entry per section. */
@@ -82,8 +107,17 @@ const TOTP_SETUP_SECONDS = 3600;
 /** The seal of the TOTP secret the page offers: the page's session and its user. */
 const totpSealPurpose = (open: OpenAccount) => `${open.sessionUid}:account-totp:${open.user.id}`;
 
-/** A change to the password, address, keys and factors is proven by the password typed in `field`, or a recent sign-in (ownProofRefusal). */
-const proofOf = (open: OpenAccount, fields: FormFields, field: string): OwnProof => ({ password: fields[field], signedInAt: open.signedInAt });
+/** A change to the password, address, keys and factors is proven by the password typed in `field`, or a recent sign-in,
+ *  or the page's mailed code (ownProofRefusal). */
+const proofOf = (open: OpenAccount, fields: FormFields, field: string): OwnProof => ({
+  password: fields[field],
+  signedInAt: open.signedInAt,
+  methods: open.methods,
+  confirmedAt: open.confirmedAt,
+});
+
+/** The seal of the page's mailed code typed back: the page's session and its user. */
+const confirmedPurpose = (sessionUid: string, userId: string) => `${sessionUid}:account-confirmed:${userId}`;
 
 /** Keys are offered where they work: to sign in (a passkey provider), or as a second factor the MFA policy asks for. */
 const passkeysOffered = (target: SignInTarget) => target.passkey !== null || (target.mfa.enforcement !== 'off' && target.mfa.factors.includes('webauthn'));
@@ -91,6 +125,13 @@ const passkeysOffered = (target: SignInTarget) => target.passkey !== null || (ta
 function sections(csrf: CsrfTokens): readonly AccountSection[] {
   const totpOf = (open: OpenAccount, fields: FormFields) => csrf.unseal(totpSealPurpose(open), fields['enrol']);
   return [
+    {
+      view: CONFIRM_SECTION,
+      actions: [
+        { path: 'confirm-send', done: 'account.confirmSent', run: (open) => sendOwnConfirmation(open.target, open.user) },
+        { path: 'confirm', done: 'account.confirmed', confirms: true, run: (open, fields) => confirmOwnCode(open.target, open.user, fields['confirm_code']) },
+      ],
+    },
     { view: NAME_SECTION, actions: [{ path: 'name', done: 'account.nameDone', run: (open, fields) => changeOwnName(open.target, open.user.id, fields['name']) }] },
     {
       view: EMAIL_SECTION,
@@ -180,6 +221,7 @@ const single = (value: unknown): string | undefined => (typeof value === 'string
 
 export function accountPageRoutes(app: FastifyInstance, services: Services, csrf: CsrfTokens, throttled: RouteShorthandOptions): void {
   const pageSections = sections(csrf);
+  const confirmedCookie = hostedCookie(secureCookiesFor(services.config.publicUrl), 'gh_account_confirmed');
   /**
    * The browser's account on the page's surface for the client the page names (`values`: its query, or its form): the
    * open page, or where to sign in first (undefined when the client cannot sign in from a browser).
@@ -218,7 +260,10 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
     if (user === null || browser.session === undefined) return { signIn: signInUrl, target } as const;
     const path = tenantRef === undefined ? '/account' : `/t/${encodeURIComponent(tenantRef)}/account`;
     const params = { client_id: clientId, ...(tenant === undefined ? {} : { tenant }) };
-    const account = { target, user, sessionUid: browser.session.uid, signedInAt: loginTs, signInUrl, params, path, rp: relyingPartyOf(surface) };
+    const confirmed = csrf.unseal(confirmedPurpose(browser.session.uid, user.id), confirmedCookie.read(request));
+    const confirmedAt = confirmed === undefined ? undefined : Number(confirmed);
+    const { uid: sessionUid, methods } = browser.session;
+    const account = { target, user, sessionUid, signedInAt: loginTs, methods, confirmedAt, signInUrl, params, path, rp: relyingPartyOf(surface) };
     return { target, account: account satisfies OpenAccount } as const;
   }
 
@@ -245,6 +290,7 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
       email: user.email,
       name: user.name ?? null,
       hasPassword: user.passwordHash != null,
+      confirmationDue: confirmationDue(user, account),
       passwordPolicy,
       signIns: {
         sessions: signIns.sessions.map((session) => ({
@@ -314,6 +360,10 @@ export function accountPageRoutes(app: FastifyInstance, services: Services, csrf
           // Recovery codes are shown in the answer itself, once: never on a page a reload or a redirect shows again.
           if (outcome.shown !== undefined && outcome.shown.length > 0) {
             return show(reply, account, 200, action.path === 'mfa-recovery-codes' ? {} : { done: action.done }, { codes: outcome.shown });
+          }
+          if (action.confirms === true) {
+            const sealed = csrf.seal(confirmedPurpose(account.sessionUid, account.user.id), String(Math.floor(Date.now() / 1000)), RECENT_SIGN_IN_SECONDS);
+            reply.header('set-cookie', confirmedCookie.set(account.path, sealed, RECENT_SIGN_IN_SECONDS));
           }
           const query = new URLSearchParams({ ...account.params, done: action.path });
           return reply.status(303).header('location', `${account.path}?${query}`).send();

@@ -6,7 +6,7 @@ import type { Surface } from '../domain/domains/surfaces.ts';
 import { isUuid } from '../ids.ts';
 import { servedClientData, type GatehouseClientData } from './clients.ts';
 import { OIDC_PATHS } from './configuration.ts';
-import { mfaCheckedAtOf } from './overrides.ts';
+import { mfaCheckedAtOf, signInMethodsOf } from './overrides.ts';
 import { withSessionOf } from './session-application.ts';
 import { sessionUsedAt } from './session-lifetime.ts';
 
@@ -23,7 +23,7 @@ export const ACCOUNT_PAGE_PATH = '/account';
 export interface AccountBrowser {
   readonly client: { readonly clientId: string; readonly data: GatehouseClientData };
   /** `uid` is stable across rotations; `loginTs` when its user signed in, `usedAt` its last use (epoch seconds); `acr` and
-   *  `mfaCheckedAt` what the MFA policy's login check judges (sessionOwesStep). */
+   *  `mfaCheckedAt` what the MFA policy's login check judges (sessionOwesStep); `methods` how they signed in. */
   readonly session:
     | {
         readonly uid: string;
@@ -32,6 +32,7 @@ export interface AccountBrowser {
         readonly usedAt: number | undefined;
         readonly acr: string | undefined;
         readonly mfaCheckedAt: number | undefined;
+        readonly methods: readonly string[];
       }
     | undefined;
   readonly signInUrl: string | undefined;
@@ -56,7 +57,7 @@ export async function accountBrowser(
     session:
       session.accountId === undefined
         ? undefined
-        : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs, usedAt: sessionUsedAt(session), acr: session.acr, mfaCheckedAt: mfaCheckedAtOf(session) },
+        : { uid: session.uid, accountId: session.accountId, loginTs: session.loginTs, usedAt: sessionUsedAt(session), acr: session.acr, mfaCheckedAt: mfaCheckedAtOf(session), methods: signInMethodsOf(session) },
     signInUrl: redirectUri === undefined ? undefined : signInUrl(surface, request, redirectUri),
   };
 }

@@ -67,6 +67,8 @@ export interface AccountView {
   readonly name: string | null;
   /** Whether the user has a password, which adding or removing a key takes (a user without one proves none). */
   readonly hasPassword: boolean;
+  /** A user without a password whose sign-in proved nothing here (an upstream's, a SAML IdP's): a change takes a mailed code first. */
+  readonly confirmationDue: boolean;
   readonly passwordPolicy: PasswordPolicy;
   readonly signIns: AccountSignIns;
   readonly mfa: AccountMfa;
@@ -101,6 +103,8 @@ export interface AccountSectionView {
   readonly id: string;
   readonly title: CopyKey;
   readonly body: (look: PageLook, view: AccountView, form: (action: string) => AccountForm) => string;
+  /** Whether the page shows it to this user (default: always). */
+  readonly shown?: (view: AccountView) => boolean;
 }
 
 const formStart = (form: AccountForm) =>
@@ -205,7 +209,7 @@ export const EMAIL_SECTION: AccountSectionView = {
     // The field at fault: the password, or the address (kept as typed either way); a sign-in asked again is neither's.
     const unproven = (key: string) => view.refused?.section === 'email' && view.refused.errors.some((error) => error.key === key);
     const wrongPassword = unproven('account.wrongPassword');
-    const addressRefused = refusal.errors.length > 0 && !wrongPassword && !unproven('account.signInAgain');
+    const addressRefused = refusal.errors.length > 0 && !wrongPassword && !unproven('account.signInAgain') && !unproven('account.confirmFirst');
     return (
       `<p>${text(look, 'account.emailChangeText', { email: view.email })}</p>\n` +
       refusal.html +
@@ -237,6 +241,26 @@ const codeField = (look: PageLook, id: string, label: CopyKey, refusal: { errors
     invalid: refusal.errors.length > 0,
     focus: refusal.errors.length > 0,
   });
+
+/** A code mailed to the account's address, typed back: what proves a user without a password whose sign-in did not. */
+export const CONFIRM_SECTION: AccountSectionView = {
+  id: 'confirm',
+  title: 'account.confirmTitle',
+  shown: (view) => view.confirmationDue,
+  body: (look, view, form) => {
+    const refusal = refusalOf(look, 'confirm', view);
+    return (
+      `<p>${text(look, 'account.confirmText', { email: view.email })}</p>\n` +
+      refusalOf(look, 'confirm-send', view).html +
+      formStart(form('confirm-send')) +
+      `<button type="submit" class="secondary">${text(look, 'account.emailSend')}</button>\n</form>\n` +
+      refusal.html +
+      formStart(form('confirm')) +
+      codeField(look, 'confirm_code', 'account.emailCode', refusal, 'confirm-error') +
+      `<button type="submit">${text(look, 'account.confirmSubmit')}</button>\n</form>\n`
+    );
+  },
+};
 
 const MFA_INTRO: Readonly<Record<MfaEnforcement, CopyKey>> = { off: 'account.mfaOff', optional: 'account.mfaOptional', required: 'account.mfaRequired' };
 
@@ -398,6 +422,7 @@ export function accountPage(look: PageLook, nonce: string, view: AccountView, se
   const body =
     `<h1>${text(look, 'account.title')}</h1>\n<p class="subtitle">${text(look, 'account.subtitle', { email: view.email })}</p>\n${notice}` +
     sections
+      .filter((section) => section.shown?.(view) ?? true)
       .map((section) => `<section aria-labelledby="${section.id}-title">\n<h2 id="${section.id}-title">${text(look, section.title)}</h2>\n${section.body(look, view, form)}</section>\n`)
       .join('');
   return document(look, nonce, text(look, 'account.title'), body, view.refused !== undefined);

@@ -66,7 +66,7 @@ describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked 
       const { target, user, userId } = await signedIn(`enrol-remove-${round}@example.com`);
       await enrolFactor(target, user, { kind: 'email_otp' });
       const [factor] = await app.sql<{ id: string }>('select id from mfa_factor where user_id = ?', [userId]);
-      const [, removed] = await Promise.all([enrolFactor(target, user, TOTP), removeOwnFactor(target, user, factor!.id, { password: PASSWORD, signedInAt: undefined })]);
+      const [, removed] = await Promise.all([enrolFactor(target, user, TOTP), removeOwnFactor(target, user, factor!.id, { password: PASSWORD, signedInAt: undefined, methods: [], confirmedAt: undefined })]);
       expect(removed).toEqual({ ok: true });
       expect(await app.sql<{ kind: string }>('select kind from mfa_factor where user_id = ?', [userId])).toEqual([{ kind: 'totp' }]);
       expect(await codesLeft(userId)).toBe(10);
@@ -76,8 +76,8 @@ describe.skipIf(usingEmbeddedDatabase())('second steps and e-mail changes asked 
   it('two e-mail changes asked at once leave one live link', async () => {
     const { target, user, userId } = await signedIn('changing@example.com');
     const answers = await queuedBehind(app.gatehouse.services.orm, userRow(userId), { lock: 'update' }, [
-      () => requestOwnEmailChange(target, user, 'first@example.com', { password: PASSWORD, signedInAt: undefined }),
-      () => requestOwnEmailChange(target, user, 'second@example.com', { password: PASSWORD, signedInAt: undefined }),
+      () => requestOwnEmailChange(target, user, 'first@example.com', { password: PASSWORD, signedInAt: undefined, methods: [], confirmedAt: undefined }),
+      () => requestOwnEmailChange(target, user, 'second@example.com', { password: PASSWORD, signedInAt: undefined, methods: [], confirmedAt: undefined }),
     ]);
     expect(answers).toEqual([{ ok: true }, { ok: true }]);
     const live = await app.sql<{ new_email: string }>(

@@ -1351,6 +1351,90 @@ describe('two-step verification', () => {
     expect((await jar.visit(accountUrl(issuer, client.clientId))).body).toContain('name="current_password"');
   });
 
+  it('an account without a password signed in through an upstream, which may have answered from its own session, proves a change by a code mailed to its address; a sign-in that proved a factor here still does', async () => {
+    const other = await app.bootstrapAnother();
+    const admin = new HttpClient(app.baseUrl, { apiKey: other.apiKey });
+    expect((await admin.post('/auth-providers', { type: 'magic_link' })).status).toBe(201);
+    const client = await createTestClient(app, { type: 'web', applicationId: other.applicationId, redirectUris: [REDIRECT_URI] });
+    const email = 'upstream-only@example.com';
+    const made = await admin.post('/users', { email });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const userId = (made.body as { id: string }).id;
+    const url = accountUrl(issuer, client.clientId);
+    const jar = new CookieJar();
+    const signInPage = await settle(jar, await jar.visit(url));
+    expect((await jar.visit(emailFormAction(signInPage, 'email-link'), { form: { csrf: csrfOf(signInPage), email } })).status).toBe(200);
+    expect((await settle(jar, await jar.visit(await magicLinkOf(admin, email, 1)))).status).toBe(200);
+    // The session as the OP records a sign-in at an upstream (or a SAML IdP), a minute ago: no factor proven here.
+    const signedInWith = (methods: readonly string[]) =>
+      app.sql(`update oidc_model set payload = jsonb_set(payload, '{methods}', ?::jsonb) where model = 'Session' and payload->>'accountId' = ?`, [JSON.stringify(methods), userId]);
+    await signedInWith(['oauth']);
+    await signedInAt(userId, Math.floor(Date.now() / 1000) - 60);
+    const page = await jar.visit(url);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`confirm it is you with a code we email to ${email}`);
+
+    const confirmFirst = 'For your security, confirm it is you with a code first.';
+    const unproven = await post(jar, page, 'mfa-totp', { totp_code: codeAt(offeredSecret(page)) });
+    expect(unproven.status).toBe(400);
+    expect(unproven.body).toContain(confirmFirst);
+    expect(unproven.body).not.toContain('Sign in again</a>');
+    const unprovenAddress = await post(jar, page, 'email', { new_email: 'taken-over@example.com' });
+    expect(unprovenAddress.status).toBe(400);
+    expect(unprovenAddress.body).toContain(confirmFirst);
+    expect((await post(jar, page, 'password', { new_password: NEW_PASSWORD })).status).toBe(400);
+    expect(await factorsOf(userId)).toEqual([]);
+    expect(await mails(admin, 'taken-over@example.com', 'email_change')).toEqual([]);
+    expect((await app.sql<{ password_hash: string | null }>('select password_hash from app_user where id = ?', [userId]))[0]!.password_hash).toBeNull();
+
+    // The code mailed to the account's address: a wrong one proves nothing.
+    const sent = await post(jar, page, 'confirm-send', {});
+    expect(sent.status).toBe(303);
+    const open = await jar.visit(sent.location!);
+    expect(open.body).toContain('We sent a code to your email address.');
+    const code = /\b(\d{6})\b/.exec((await mails(admin, email, 'email_otp'))[0]!.text)![1]!;
+    const wrong = await post(jar, open, 'confirm', { confirm_code: code === '000000' ? '111111' : '000000' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain('The code is incorrect');
+    expect((await post(jar, wrong, 'mfa-totp', { totp_code: codeAt(offeredSecret(wrong)) })).status).toBe(400);
+    expect(await factorsOf(userId)).toEqual([]);
+    // The right one: the changes go through, for ten minutes, in this browser session only.
+    const confirmed = await post(jar, wrong, 'confirm', { confirm_code: code });
+    expect(confirmed.status).toBe(303);
+    const proven = await jar.visit(confirmed.location!);
+    expect(proven.body).not.toContain('name="confirm_code"');
+    const secret = offeredSecret(proven);
+    const added = await post(jar, proven, 'mfa-totp', { totp_code: codeAt(secret) });
+    expect(added.status, added.body).toBe(200);
+    expect((await factorsOf(userId)).map((factor) => factor.kind)).toEqual(['totp']);
+    expect((await post(jar, added, 'email', { new_email: 'moved@example.com' })).status).toBe(303);
+    expect(await mails(admin, 'moved@example.com', 'email_change')).toHaveLength(1);
+    // Used once: the same code proves nothing again.
+    expect((await post(jar, wrong, 'confirm', { confirm_code: code })).status).toBe(400);
+
+    // A sign-in whose second step was taken here then proves itself, as a password, passkey or e-mail link does; with an
+    // upstream's first factor too.
+    const fresh = new CookieJar();
+    const again = await settle(fresh, await fresh.visit(url));
+    expect((await fresh.visit(emailFormAction(again, 'email-link'), { form: { csrf: csrfOf(again), email } })).status).toBe(200);
+    const step = await settle(fresh, await fresh.visit(await magicLinkOf(admin, email, 2)));
+    await withTimeLeftInStep();
+    // The enrolment used this step's code.
+    const freshPage = await settle(fresh, await fresh.submit(step, { code: codeAt(secret, Date.now() + 30_000) }));
+    expect(freshPage.status, freshPage.body).toBe(200);
+    expect(freshPage.body).not.toContain('name="confirm_code"');
+    await signedInWith(['oauth', 'totp']);
+    const stepped = await fresh.visit(url);
+    expect(stepped.body).not.toContain('name="confirm_code"');
+    const renewed = await post(fresh, stepped, 'mfa-recovery-codes', {});
+    expect(renewed.status, renewed.body).toBe(200);
+    expect(shownCodes(renewed)).toHaveLength(10);
+    await signedInWith(['oauth']);
+    const upstreamAlone = await post(fresh, renewed, 'mfa-recovery-codes', {});
+    expect(upstreamAlone.status).toBe(400);
+    expect(upstreamAlone.body).toContain(confirmFirst);
+  });
+
   it('a passkey counts as a second step: with one, the last code factor goes under required, and the recovery codes stay', async () => {
     const { userId, jar, secret } = await withTotp('kip@example.com');
     // A key of another host is a second step too: it is not the page's to judge where the user signs in.

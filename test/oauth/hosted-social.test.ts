@@ -14,6 +14,7 @@ import { expectReadByTenantsOnly } from '../support/audit-readers.ts';
 import { clientWithKey } from '../support/keys.ts';
 import { TestRoles } from '../support/roles.ts';
 import { createPasswordUser } from '../support/users.ts';
+import { accountPageUrl, postAccountForm, settleWithin } from '../support/account-page.ts';
 import { failuresAt, leaveAddress } from '../support/lockout.ts';
 import type { HttpClient } from '../support/http.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
@@ -183,7 +184,7 @@ async function follow(jar: CookieJar, visit: Visit): Promise<Visit> {
 }
 
 /** The upstream sign-in of `name`'s button, the upstream's authorization URL changed by `tamper` when given. */
-async function signInWith(flow: AuthorizationFlow, name: string, tamper?: (url: URL) => void): Promise<Visit> {
+async function signInWith(flow: Pick<AuthorizationFlow, 'page' | 'jar'>, name: string, tamper?: (url: URL) => void): Promise<Visit> {
   const button = buttonOf(flow.page, name);
   expect(button, flow.page.body).toBeDefined();
   const started = await flow.jar.visit(button!);
@@ -602,6 +603,30 @@ describe('social and OIDC sign-in', () => {
     await idTokenOf(toGitHub, await signInWith(toGitHub, 'GitHub', seen));
     expect(upstreamUrl?.origin).toBe(github.url);
     expect(asked(upstreamUrl)).toEqual({ prompt: null, maxAge: null });
+  });
+
+  it('on the account page a GitHub sign-in, which GitHub may answer from its own session, proves no change: a code mailed to the address does', async () => {
+    github.user = { id: 781, login: 'page-octo', name: null };
+    github.emails = [{ email: 'page-octo@example.com', primary: true, verified: true }];
+    const jar = new CookieJar();
+    const url = accountPageUrl(issuer, config.clientMetadata().client_id);
+    const signInPage = await settleWithin(jar, await jar.visit(url), issuer);
+    const page = await signInWith({ page: signInPage, jar }, 'GitHub');
+    expect(page.status, page.body).toBe(200);
+    expect(page.body).toContain('confirm it is you with a code we email to page-octo@example.com');
+    const mailsTo = (to: string, template: string) =>
+      app.sql<{ text_body: string }>('select text_body from email_delivery where to_address = ? and template_key = ? order by created_at desc', [to, template]);
+
+    const refused = await postAccountForm(jar, page, 'email', { new_email: 'octo-elsewhere@example.com' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('For your security, confirm it is you with a code first.');
+    expect(await mailsTo('octo-elsewhere@example.com', 'email_change')).toEqual([]);
+
+    expect((await postAccountForm(jar, page, 'confirm-send', {})).status).toBe(303);
+    const code = /\b(\d{6})\b/.exec((await mailsTo('page-octo@example.com', 'email_otp'))[0]!.text_body)![1]!;
+    expect((await postAccountForm(jar, page, 'confirm', { confirm_code: code })).status).toBe(303);
+    expect((await postAccountForm(jar, page, 'email', { new_email: 'octo-elsewhere@example.com' })).status).toBe(303);
+    expect(await mailsTo('octo-elsewhere@example.com', 'email_change')).toHaveLength(1);
   });
 
   it('a provider disabled for a tenant has no button and its sign-in is refused; an isolated tenant’s own provider signs in to its pool', async () => {

@@ -105,6 +105,21 @@ export async function addOwnEmailFactor(
   return enrolOwn(target, user, { kind: 'email_otp' });
 }
 
+/** For a user without a password whose sign-in proved nothing here (confirmationDue): a code to their address, which
+ *  confirmOwnCode takes; the same code as the step's and the enrolment's (one per user, the newest). */
+export async function sendOwnConfirmation(target: SignInTarget, user: SignInUser): Promise<OwnChange> {
+  if (user.passwordHash != null) return { ok: true };
+  return (await sendEmailCode(target, user)) === 'inactive' ? INACTIVE : { ok: true };
+}
+
+/** The mailed code typed back (counted on the code, used once): the page then takes it as the proof for a while. */
+export async function confirmOwnCode(target: SignInTarget, user: SignInUser, code: string | null | undefined): Promise<OwnChange> {
+  if (user.passwordHash != null) return WRONG_CODE;
+  const owner = { applicationId: target.application.id, id: user.id };
+  const used = await useSecondProof(target.applicationScope.em, target.scope.services.storedSecrets, owner, 'email_otp', code ?? '');
+  return used.ok ? { ok: true } : WRONG_CODE;
+}
+
 /** The account page's answer when the user's row no longer allows the change (lockOwnSecondSteps). */
 const heldRefusal = (held: 'inactive' | 'password_replaced'): OwnChange => (held === 'inactive' ? INACTIVE : { ok: false, reason: 'sign_in_again' });
 

@@ -17,7 +17,7 @@ import { endSignInsElsewhere } from '../sessions/own-sessions.ts';
 import { userCutoffs } from '../sessions/policy-cutoffs.ts';
 import { linkUserOf } from '../sign-in/account-links.ts';
 import { RefusalTiming } from '../sign-in/refusal-timing.ts';
-import type { SignInTarget } from '../sign-in/sign-in.ts';
+import type { SignInMethod, SignInTarget } from '../sign-in/sign-in.ts';
 import { normalizeEmail } from './email-key.ts';
 import { addressHeld, holdActingUser, issueEmailChangeLink, issueLink } from './link-tokens.ts';
 import { mayActNowSql, passwordMark, type SignInUser } from './sign-in-user.ts';
@@ -39,21 +39,35 @@ async function currentPasswordProven(em: EntityManager, applicationId: string, u
   return hash !== null && current !== '' && current.length <= MAX_PASSWORD_INPUT && (await verifyPassword(hash, current));
 }
 
-/** How long a sign-in stands in for the password of a user who has none. */
+/** How long a sign-in, or the account page's mailed code, stands in for the password of a user who has none. */
 export const RECENT_SIGN_IN_SECONDS = 10 * 60;
 
-/** `signedInAt`: the browser session's sign-in (epoch seconds). */
+/** Sign-in methods (as the OP session keeps them) that a sign-in proves afresh wherever it is made: what was checked
+ *  here. An upstream or SAML IdP may have answered from its own session, however old ("Fresh sign-ins"). */
+const FRESH_METHODS: ReadonlySet<SignInMethod> = new Set(['password', 'magic_link', 'passkey', 'totp', 'email_otp', 'webauthn', 'recovery_code']);
+
+/** `signedInAt`, `methods`: the browser session's sign-in (epoch seconds); `confirmedAt`: the page's mailed code typed
+ *  in this session (confirmOwnCode). */
 export interface OwnProof {
   readonly password: string | null | undefined;
   readonly signedInAt: number | undefined;
+  readonly methods: readonly string[];
+  readonly confirmedAt: number | undefined;
 }
 
-/** Null when proven by the current password, or for a user without one by a recent sign-in: a session alone, left open
- *  or stolen, must not give itself what outlives it. */
+/** Whether a user without a password must type the mailed code first: their sign-in proved nothing here. */
+export const confirmationDue = (user: SignInUser, proof: Pick<OwnProof, 'methods' | 'confirmedAt'>): boolean =>
+  user.passwordHash == null && !isRecent(proof.confirmedAt) && !proof.methods.some((method) => FRESH_METHODS.has(method as SignInMethod));
+
+const isRecent = (at: number | undefined) => at !== undefined && Date.now() / 1000 - at <= RECENT_SIGN_IN_SECONDS;
+
+/** Null when proven by the current password, or for a user without one by a recent sign-in that proved a factor here,
+ *  else by the code mailed to their address: a session alone, left open or stolen, must not give itself what outlives it. */
 export async function ownProofRefusal(target: SignInTarget, user: SignInUser, proof: OwnProof): Promise<OwnChange | null> {
   if (user.passwordHash == null) {
-    const recent = proof.signedInAt !== undefined && Date.now() / 1000 - proof.signedInAt <= RECENT_SIGN_IN_SECONDS;
-    return recent ? null : { ok: false, reason: 'sign_in_again' };
+    if (isRecent(proof.confirmedAt)) return null;
+    if (confirmationDue(user, proof)) return ownRefusal({ key: 'account.confirmFirst' });
+    return isRecent(proof.signedInAt) ? null : { ok: false, reason: 'sign_in_again' };
   }
   const proven = await currentPasswordProven(target.applicationScope.em, target.application.id, user.id, proof.password);
   return proven ? null : { ok: false, reason: 'wrong_current' };
