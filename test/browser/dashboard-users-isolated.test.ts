@@ -29,7 +29,8 @@ const cellsOf = (email: string) =>
 describe('the Users tab with isolated authentication in Chromium', () => {
   it('shows the tenant of each user, and "No tenant" for a user of the application\'s own pool', async () => {
     await dashboard.page.getByRole('columnheader', { name: 'Tenant' }).waitFor();
-    expect((await cellsOf(SHARED_ADDRESS)).map(([, tenant]) => tenant).sort()).toEqual(['Acme', 'Globex']);
+    // The header may come before the page's rows.
+    await expect.poll(async () => (await cellsOf(SHARED_ADDRESS)).map(([, tenant]) => tenant).sort(), { timeout: 10_000 }).toEqual(['Acme', 'Globex']);
     expect(await cellsOf(LONER)).toEqual([['', 'No tenant']]);
   });
 
