@@ -208,10 +208,10 @@ async function registerRateLimit(app: FastifyInstance, config: Config, counters:
     errorResponseBuilder: (_request, context) => apiLimitRefusal(context.max, context.ttl),
   });
   capConcurrentRequests(app, config.concurrentRequestsPerCredential, rateLimitKey);
-  // A GraphQL WebSocket counts its connection, and each subscription, as an SSE open's request.
+  // A GraphQL WebSocket counts its connection, each subscription and each ping, as an SSE open's request.
   const countRequest = app.createRateLimit();
-  return async (request: FastifyRequest, principal: Principal) => {
-    request.authentication = { principal };
+  return async (request: FastifyRequest, principal?: Principal) => {
+    if (principal !== undefined) request.authentication = { principal };
     const counted = await countRequest(request);
     if (counted.isAllowed || !counted.isExceeded) return undefined;
     return apiLimitRefusal(counted.max, counted.ttl);

@@ -1,8 +1,8 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { specifiedRules, validate, type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Principal } from '../auth/principal.ts';
-import { isErrorCode, STATUS_BY_CODE } from '../errors.ts';
+import { invalid, isErrorCode, STATUS_BY_CODE } from '../errors.ts';
 import { noteRequest } from '../observability/log.ts';
 import type { RequestContext } from '../context.ts';
 import { authorize, operationRules, operationTenants } from './authorize-operation.ts';
@@ -71,6 +71,22 @@ function operationMetricsPlugin(): ApolloServerPlugin<RequestContext> {
   };
 }
 
+/** Apollo's own, after graphql-js's. */
+const VALIDATION_RULES = [KnownOperationTypesRule, OperationLimitsRule];
+
+/**
+ * The check of a document Apollo has not validated yet: refused (422) unless it validates as Apollo will, since the
+ * check reads the permissions of every tenant its root fields name (hundreds, past the limits' one write).
+ */
+function validatedOperationCheck(schema: GraphQLSchema, check: OperationCheck): OperationCheck {
+  const rules = [...specifiedRules, ...VALIDATION_RULES];
+  return async (principal, document, operation, variables) => {
+    const [refused] = validate(schema, document, rules, { maxErrors: 1 });
+    if (refused !== undefined) throw invalid('query', refused.message);
+    return check(principal, document, operation, variables);
+  };
+}
+
 /** The /graphql endpoint runs the check too, before a keyed mutation's stored answer is replayed (http-endpoint.ts). */
 export type GraphQLServer = ApolloServer<RequestContext> & { readonly checkOperation: OperationCheck };
 
@@ -78,21 +94,21 @@ export async function createApollo(
   schema: GraphQLSchema,
   formatError: (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError,
 ): Promise<GraphQLServer> {
-  const checkOperation = operationCheck(schema);
+  const check = operationCheck(schema);
   const apollo = new ApolloServer<RequestContext>({
     schema,
     formatError,
     includeStacktraceInErrorResponses: false,
     introspection: true,
-    validationRules: [KnownOperationTypesRule, OperationLimitsRule],
+    validationRules: VALIDATION_RULES,
     parseOptions: { maxTokens: OPERATION_LIMITS.tokens },
     // A request asking for a persisted query is refused (422), not half-served.
     persistedQueries: false,
     // Without the cache-control plugin, Apollo does not wrap every field resolver to collect hints.
-    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(checkOperation), operationMetricsPlugin()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), operationGatePlugin(check), operationMetricsPlugin()],
     // The service's shutdown stops Apollo after the requests in flight (src/app.ts); Apollo's signal handler would fail them.
     stopOnTerminationSignals: false,
   });
   await apollo.start();
-  return Object.assign(apollo, { checkOperation });
+  return Object.assign(apollo, { checkOperation: validatedOperationCheck(schema, check) });
 }

@@ -23,7 +23,8 @@ import { inputRefusal, refusalOf, type SubscriptionStarter } from './subscriptio
 /**
  * GraphQL over WebSocket (graphql-ws), subscriptions only, under the SSE path's rules (subscriptions.ts). Credentials
  * are asked again for each subscription and result, as a stream's, and when a record they stand on changes (closed
- * once refused, idle or not); each subscription counts in the rate limit, or one socket could subscribe without end.
+ * once refused, idle or not); each message counts in the rate limit, or one socket could subscribe without end, or have
+ * messages as large as a request body parsed (and pings echoed) without end.
  */
 
 export type CredentialHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -33,8 +34,8 @@ export interface WebSocketDeps {
   readonly subscriptions: SubscriptionStarter;
   readonly streams: EventStreams;
   readonly authenticate: (headers: CredentialHeaders, source?: CredentialSource) => Promise<Principal>;
-  /** The refusal once the credential is over the API's rate limit. */
-  readonly countRequest: (request: FastifyRequest, principal: Principal) => Promise<GatehouseError | undefined>;
+  /** The refusal once the credential (without one, what the request was counted against) is over the API's rate limit. */
+  readonly countRequest: (request: FastifyRequest, principal?: Principal) => Promise<GatehouseError | undefined>;
   readonly contextOf: (request: FastifyRequest, principal: Principal) => RequestContext;
   /** How often a ping goes out, as a stream's heartbeat; a client that leaves one unanswered for MAX_STALL_MS is dropped. */
   readonly heartbeatMs: number;
@@ -75,6 +76,10 @@ interface Connection {
   running: number;
   closed: boolean;
   ended?: GatehouseError | Error;
+  /** Messages received so far. */
+  received: number;
+  /** Its messages' counts in the rate limit, one after the other, so that they are handled in the order they came. */
+  counted: Promise<void>;
   /** Closes it, refused, as a subscription refused for its credentials does. */
   refuse: (refused: ConnectionRefused) => void;
 }
@@ -238,6 +243,12 @@ export function graphqlWebSocket(
     };
   }
 
+  /** Once connected the credential's count, before what the upgrade counted against (its address). */
+  async function countMessage(connection: Connection): Promise<void> {
+    const limited = await deps.countRequest(connection.request);
+    if (limited !== undefined) throw new ConnectionRefused(TRY_AGAIN_LATER, limited);
+  }
+
   async function subscription(connection: Connection, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> {
     const { request, credentials } = connection;
     let principal: Principal;
@@ -247,8 +258,6 @@ export function graphqlWebSocket(
       // The connection's credentials no longer work (a key revoked since): the connection ends, not just this operation.
       throw refusedConnection(error);
     }
-    const limited = await deps.countRequest(request, principal);
-    if (limited !== undefined) return noted(request, [refusalOf(limited)]);
     let document: DocumentNode;
     try {
       document = parseClientDocument(payload.query);
@@ -305,7 +314,7 @@ export function graphqlWebSocket(
       const reply = replies.get(request.raw);
       if (reply === undefined) throw new Error('the upgrade of GET /graphql passed no preHandler');
       reply.code(101);
-      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false, refuse: () => {} };
+      const connection: Connection = { request, credentials: {}, held: [], running: 0, closed: false, received: 0, counted: Promise.resolve(), refuse: () => {} };
       const watch = new PingWatch();
       socket.on('pong', () => watch.pong());
       const heartbeat = setInterval(() => (watch.tick() === 'drop' ? socket.terminate() : socket.ping()), deps.heartbeatMs);
@@ -332,10 +341,18 @@ export function graphqlWebSocket(
             socket.on('message', (data) =>
               withRequestLog(request.log, request.facts ?? {}, () => {
                 const text = textOf(data);
-                // graphql-ws parses every message, a ping's before any credential and echoed in its pong: bounded as a body is.
-                const problem = jsonShapeProblem(text);
-                if (problem !== undefined) return failed(new ConnectionRefused(CloseCode.BadRequest, invalid('message', `The message ${problem}`)));
-                void handle(text).catch(failed);
+                // Counted before it is read. The first, connection_init, is counted by `connect` against the credentials it gives.
+                if (connection.received++ > 0) connection.counted = connection.counted.then(() => countMessage(connection));
+                connection.counted.then(
+                  () => {
+                    if (socket.readyState !== socket.OPEN) return;
+                    // graphql-ws parses every message, a ping's before any credential and echoed in its pong: bounded as a body is.
+                    const problem = jsonShapeProblem(text);
+                    if (problem !== undefined) return failed(new ConnectionRefused(CloseCode.BadRequest, invalid('message', `The message ${problem}`)));
+                    void handle(text).catch(failed);
+                  },
+                  (error: unknown) => void (socket.readyState === socket.OPEN && failed(error)),
+                );
               }),
             ),
         },

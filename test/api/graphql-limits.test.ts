@@ -1,6 +1,8 @@
 import { getIntrospectionQuery, Kind, parse, print, validate, type FieldNode, type OperationDefinitionNode } from 'graphql';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_LIMITS, OperationLimitsRule } from '../../src/graphql/operation-limits.ts';
+import { newId } from '../../src/ids.ts';
 import { buildSchema } from '../../src/graphql/schema.ts';
 import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -58,6 +60,15 @@ describe('root fields', () => {
     const one = await app.http.graphql('mutation { __typename createUser(input: { email: "one@limits.example" }) { id } }');
     expect(one.status).toBe(200);
     expect(await emails()).toContain('one@limits.example');
+  });
+
+  it('a keyed mutation over the limits is refused before the permissions of the tenants it names are read', async () => {
+    const deletions = aliases(200, (i) => `a${i}: deleteUser(tenantId: "${newId()}", userId: "${newId()}")`);
+    const before = app.queries.length;
+    const keyed = await app.http.graphql(`mutation { ${deletions} }`, {}, { headers: { 'idempotency-key': randomUUID() } });
+    expect(refused(keyed)).toBe('A mutation may select at most 1 root field (this one selects 200): send several requests');
+    // Its credentials' own and the rate limit's, as an unkeyed one: not one read per tenant named.
+    expect(app.queries.length - before).toBeLessThan(10);
   });
 });
 

@@ -505,6 +505,50 @@ describe('a credential’s streams, its rate limit, the log and the shutdown', (
     await socket.dispose();
   });
 
+  it('counts each message as a request, pings, pongs and completes too, or one socket could have messages of a request body’s size parsed without end', async () => {
+    const key = await ownKey();
+    const remaining = async () => Number((await own.as({ apiKey: key }).get('/users?pageSize=1')).headers.get('x-ratelimit-remaining'));
+    const before = await remaining();
+    const { socket } = await rawSocket(ownUrl, ['graphql-transport-ws'], { 'x-api-key': key });
+    const messages: unknown[] = [];
+    socket.on('message', (data: Buffer) => void messages.push(JSON.parse(data.toString('utf8'))));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await eventually(() => messages.length === 1, 'the acknowledgement');
+    socket.send(JSON.stringify({ type: 'complete', id: 'x'.repeat(1000) }));
+    for (const type of ['pong', 'ping', 'ping']) socket.send(JSON.stringify({ type, payload: { padding: 'x'.repeat(1000) } }));
+    await eventually(() => messages.length === 3, 'the pongs');
+    // The connection, its complete, its pong and its two pings, and this request.
+    expect(await remaining()).toBe(before - 6);
+    socket.close();
+  });
+
+  it('closes a connection once its messages are over the rate limit (1013), before connection_init the upgrade’s address’s', async () => {
+    const limited = await startTestApp({ rateLimit: { max: 4, windowMs: 60_000, redisPrefix: `gatehouse-test-${randomUUID()}-` } });
+    const limitedUrl = `${limited.baseUrl.replace(/^http/, 'ws')}/graphql`;
+    const overLimit = { code: 1013, reason: expect.stringMatching(/^rate_limited: Rate limit of 4 requests exceeded/) };
+    try {
+      // The connection is the credential's first; a subscription refused for the limit closes it too, as a connection is.
+      const connected = await rawSocket(limitedUrl, ['graphql-transport-ws'], { 'x-api-key': limited.root.apiKey });
+      const acknowledged = new Promise((resolve) => connected.socket.once('message', resolve));
+      connected.socket.send(JSON.stringify({ type: 'connection_init' }));
+      await acknowledged;
+      for (let sent = 0; sent < 3; sent++) connected.socket.send(JSON.stringify({ type: 'complete', id: String(sent) }));
+      connected.socket.send(JSON.stringify({ type: 'subscribe', id: 'over', payload: { query: AUDIT_SUBSCRIPTION } }));
+      expect(await connected.closed).toMatchObject(overLimit);
+
+      // Before connection_init, against the upgrade's address.
+      const { socket, closed } = await rawSocket(limitedUrl, ['graphql-transport-ws']);
+      const pongs: unknown[] = [];
+      socket.on('message', (data: Buffer) => void pongs.push(JSON.parse(data.toString('utf8'))));
+      // The upgrades are two of four; a connection's first message takes connection_init's place, counted with the connection.
+      for (let sent = 0; sent < 10; sent++) socket.send(JSON.stringify({ type: 'ping' }));
+      expect(await closed).toMatchObject(overLimit);
+      expect(pongs).toHaveLength(3);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('logs the upgrade as a request once its socket closes: status 101, the close code, whose; no secret', async () => {
     const mark = lines.length;
     const key = await ownKey();
