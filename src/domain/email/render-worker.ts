@@ -115,7 +115,8 @@ class CapturedText extends CapturedValue {
 /** A draft's refusal of `| raw` on an end user's value, thrown from the filter: liquidjs wraps it with its position. */
 class RawOfEndUser extends Error {}
 
-/** Whether `| raw` of an end user's value is refused (a draft) or escaped (a stored template, as a mail renders it). */
+/** Whether `| raw` of an end user's value is refused (a draft) or escaped (a stored template, as a mail renders it).
+ *  Module state is the job's: a worker renders one job at a time (render.ts's slots). */
 let refusingRawOfEndUser = false;
 
 /** An end user's text (their name, an address they typed): taken in as a capture's text is, so escaped wherever an HTML
