@@ -90,6 +90,7 @@ import { Migration0084RestoreEarlierPasswords } from './migrations/0084-restore-
 import { Migration0085PoolUserKeysInTheirTenant } from './migrations/0085-pool-user-keys-in-their-tenant.ts';
 import { Migration0086DeletedApplicationRetention } from './migrations/0086-deleted-application-retention.ts';
 import { Migration0087EndTenantLinksOfWiderAccounts } from './migrations/0087-end-tenant-links-of-wider-accounts.ts';
+import { Migration0088SamlRequestFreshness } from './migrations/0088-saml-request-freshness.ts';
 import type { EmbeddedDatabase } from './embedded.ts';
 import { gateStatements } from './statement-gate.ts';
 import { StartRefusal } from '../process/start-failure.ts';
@@ -180,6 +181,7 @@ export const MIGRATIONS = [
   { name: '0085-pool-user-keys-in-their-tenant', class: Migration0085PoolUserKeysInTheirTenant },
   { name: '0086-deleted-application-retention', class: Migration0086DeletedApplicationRetention },
   { name: '0087-end-tenant-links-of-wider-accounts', class: Migration0087EndTenantLinksOfWiderAccounts },
+  { name: '0088-saml-request-freshness', class: Migration0088SamlRequestFreshness },
 ];
 
 /** Names released migrations ran under before they were renamed; each runs again under its new name, as a no-op. */

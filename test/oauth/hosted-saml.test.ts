@@ -152,6 +152,55 @@ describe('SP-initiated', () => {
     expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: userId, tenant_id: tenantId });
   });
 
+  it('asked for a fresh sign-in, an assertion whose AuthnInstant is before the request (past the skew), or states none, is refused; one since signs in', async () => {
+    for (const [label, authnSeconds] of [['an old sign-in', -600], ['no AuthnInstant', null], ['just past the skew', -90]] as const) {
+      const flow = await authorize({ prompt: 'login' });
+      const request = await toIdp(flow);
+      const signedIn = await lastSignInRecord('user.signed_in');
+      const acs = await postToAcs(respond({ inResponseTo: request.id, authnSeconds }), request.relayState);
+      expect(acs.status, label).toBe(400);
+      expect(acs.body, label).toContain('could not be verified');
+      const record = await lastSignInRecord('user.sign_in_failed');
+      expect(JSON.stringify(record), label).toContain('"reason":"invalid_assertion"');
+      expect(await lastSignInRecord('user.signed_in'), label).toEqual(signedIn);
+      // The interaction was not completed: the browser's own sign-in page still shows.
+      expect((await flow.jar.visit(flow.page.url)).body, label).toContain('Sign in with Acme Okta');
+    }
+    // Within the skew of the request's issue time, as IdPs' clocks drift.
+    const flow = await authorize({ prompt: 'login' });
+    const request = await toIdp(flow);
+    const acs = await postToAcs(respond({ inResponseTo: request.id, authnSeconds: -45 }), request.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: userId });
+  });
+
+  it('asked for a max_age, an AuthnInstant since the request but older than the max_age is refused', async () => {
+    const { orm } = app.gatehouse.services;
+    const answer = async (authnSeconds: number) => {
+      const flow = await authorize({ max_age: '120' });
+      const request = await toIdp(flow);
+      // The request waited ten minutes at the IdP, whose sign-in was five minutes ago.
+      await orm.em.getConnection().execute(`update saml_request set created_at = created_at - interval '10 minutes' where id = ?`, [request.id]);
+      return { flow, acs: await postToAcs(respond({ inResponseTo: request.id, authnSeconds }), request.relayState) };
+    };
+    const old = await answer(-300);
+    expect(old.acs.status).toBe(400);
+    expect(JSON.stringify(await lastSignInRecord('user.sign_in_failed'))).toContain('"reason":"invalid_assertion"');
+    const recent = await answer(-150);
+    expect(recent.acs.status, recent.acs.body).toBe(303);
+    expect(await codeFor(recent.flow, await recent.flow.jar.visit(recent.acs.location!))).toMatchObject({ sub: userId });
+  });
+
+  it('not asked for a fresh sign-in, the IdP may answer from its session: an old AuthnInstant, or none, signs in', async () => {
+    for (const authnSeconds of [-86_400, null]) {
+      const flow = await authorize();
+      const request = await toIdp(flow);
+      const acs = await postToAcs(respond({ inResponseTo: request.id, authnSeconds }), request.relayState);
+      expect(acs.status, acs.body).toBe(303);
+      expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: userId });
+    }
+  });
+
   it('with signRequests, the AuthnRequest is signed (RSA-SHA256) by the key the metadata publishes; without, it is not', async () => {
     const certificate = await spCertificate();
     const unsigned = await toIdp(await authorize());

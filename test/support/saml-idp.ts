@@ -57,6 +57,9 @@ export interface ResponseOptions {
   readonly shiftSeconds?: number;
   /** Seconds the IssueInstant of the assertion and response alone is shifted by, after `shiftSeconds`. */
   readonly issuedSeconds?: number;
+  /** Seconds the AuthnStatement's AuthnInstant (the IdP's sign-in) is shifted by, after `shiftSeconds`; null: the
+   *  statement states none (default: 0, the sign-in just now). */
+  readonly authnSeconds?: number | null;
   /** Conditions without NotBefore and NotOnOrAfter (SAML core makes them optional): the bearer confirmation's bound the window. */
   readonly conditionsUntimed?: boolean;
   /** `assertion` (default), `response`, or `none` (unsigned). */
@@ -209,7 +212,7 @@ export class TestIdp {
       `</saml:SubjectConfirmation></saml:Subject>` +
       `<saml:Conditions${options.conditionsUntimed === true ? '' : ` NotBefore="${at(-30)}" NotOnOrAfter="${at(300)}"`}><saml:AudienceRestriction><saml:Audience>${escape(options.audience)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
       (options.nested === undefined ? '' : `<saml:Advice>${'<x>'.repeat(options.nested)}${'</x>'.repeat(options.nested)}</saml:Advice>`) +
-      `<saml:AuthnStatement AuthnInstant="${at(0)}" SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
+      `<saml:AuthnStatement${options.authnSeconds === null ? '' : ` AuthnInstant="${at(options.authnSeconds ?? 0)}"`} SessionIndex="_s${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
       `<saml:AttributeStatement><saml:Attribute Name="${escape(options.emailAttribute ?? 'email')}"><saml:AttributeValue>${escape(options.email)}</saml:AttributeValue></saml:Attribute>` +
       (options.groups === undefined ? '' : `<saml:Attribute Name="groups" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:basic">${groupValues(options.groups)}</saml:Attribute>`) +
       `</saml:AttributeStatement>` +

@@ -95,6 +95,7 @@ const RELEASED: Record<string, string> = {
   '0085-pool-user-keys-in-their-tenant': 'd24218643f26cc1d',
   '0086-deleted-application-retention': '0ba41a47f9a90ea0',
   '0087-end-tenant-links-of-wider-accounts': 'e02539eb93a5c909',
+  '0088-saml-request-freshness': '9f150f0f7fa4d884',
 };
 
 const printer = ts.createPrinter({ removeComments: true });

@@ -108,16 +108,25 @@ export interface SamlRequestRecord {
   readonly returnOrigin: string;
 }
 
+/** What an AuthnRequest asked of the IdP's sign-in, kept with it: its answer's AuthnInstant is held to it. */
+interface AskedSignIn {
+  readonly forceAuthn: boolean;
+  /** Seconds, as the client sent it; null: none. */
+  readonly maxAge: number | null;
+}
+
 /** node-saml's request cache: each row is read and deleted when its response comes back, so each is answered once. */
 class RequestRecords implements CacheProvider {
   private readonly found = new Map<string, SamlRequestRecord>();
+  /** Of each request found: what it asked, and when it was sent (our clock). */
+  private readonly asked = new Map<string, AskedSignIn & { readonly sentAt: number }>();
   private readonly orm: MikroORM;
   private readonly provider: SamlProvider;
-  private readonly pending: SamlRequestRecord | undefined;
+  private readonly pending: (SamlRequestRecord & AskedSignIn) | undefined;
   /** A response named a request that is not (or no longer) open: unknown, expired, or answered already. */
   missed = false;
 
-  constructor(orm: MikroORM, provider: SamlProvider, pending?: SamlRequestRecord) {
+  constructor(orm: MikroORM, provider: SamlProvider, pending?: SamlRequestRecord & AskedSignIn) {
     this.orm = orm;
     this.provider = provider;
     this.pending = pending;
@@ -127,19 +136,21 @@ class RequestRecords implements CacheProvider {
     if (this.pending === undefined) throw new Error('an AuthnRequest needs the sign-in it is for');
     const connection = this.orm.em.getConnection();
     const now = Date.now();
+    const { interactionUid, clientId, returnOrigin, forceAuthn, maxAge } = this.pending;
     await connection.execute(
-      `insert into saml_request (application_id, provider_id, id, interaction_uid, client_id, return_origin, created_at, expires_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [this.provider.applicationId, this.provider.id, key, this.pending.interactionUid, this.pending.clientId, this.pending.returnOrigin, new Date(now), new Date(now + REQUEST_TTL_MS)],
+      `insert into saml_request (application_id, provider_id, id, interaction_uid, client_id, return_origin, force_authn, max_age, created_at, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      // A max_age past the request's life bounds nothing its sending time does not (and fits the column).
+      [this.provider.applicationId, this.provider.id, key, interactionUid, clientId, returnOrigin, forceAuthn, maxAge === null ? null : Math.min(maxAge, REQUEST_TTL_MS / 1000), new Date(now), new Date(now + REQUEST_TTL_MS)],
     );
     return { value, createdAt: now };
   }
 
   async getAsync(key: string): Promise<string | null> {
-    const [row] = await executeOwned<{ interaction_uid: string; client_id: string; return_origin: string; created_at: Date }[]>(
+    const [row] = await executeOwned<{ interaction_uid: string; client_id: string; return_origin: string; force_authn: boolean; max_age: number | null; created_at: Date }[]>(
       this.orm.em.getConnection(),
       this.provider.applicationId,
-      'select interaction_uid, client_id, return_origin, created_at from saml_request where @owner and provider_id = ? and id = ? and expires_at > ?',
+      'select interaction_uid, client_id, return_origin, force_authn, max_age, created_at from saml_request where @owner and provider_id = ? and id = ? and expires_at > ?',
       [this.provider.id, key, new Date()],
     );
     if (row === undefined) {
@@ -147,6 +158,7 @@ class RequestRecords implements CacheProvider {
       return null;
     }
     this.found.set(key, { interactionUid: row.interaction_uid, clientId: row.client_id, returnOrigin: row.return_origin });
+    this.asked.set(key, { forceAuthn: row.force_authn, maxAge: row.max_age, sentAt: new Date(row.created_at).getTime() });
     return new Date(row.created_at).toISOString();
   }
 
@@ -158,6 +170,10 @@ class RequestRecords implements CacheProvider {
 
   requestOf(inResponseTo: string | undefined): SamlRequestRecord | null {
     return inResponseTo === undefined ? null : (this.found.get(inResponseTo) ?? null);
+  }
+
+  askedOf(inResponseTo: string | undefined): (AskedSignIn & { readonly sentAt: number }) | null {
+    return inResponseTo === undefined ? null : (this.asked.get(inResponseTo) ?? null);
   }
 
   /** For the failure's record (its client), when it was one of ours. */
@@ -273,7 +289,8 @@ async function decryptionOf(keys: SamlSpKeys, samlResponse: string): Promise<{ r
 export async function samlSignInUrl(deps: SamlDeps, provider: SamlProvider, pending: SamlRequestRecord, reauthentication: Reauthentication): Promise<string> {
   const keys = await samlSpKey(deps.orm, deps.storedSecrets, provider);
   const forceAuthn = reauthentication.fresh || reauthentication.maxAge !== undefined;
-  return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, pending), keys, { forceAuthn }).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
+  const asked = { ...pending, forceAuthn, maxAge: reauthentication.maxAge ?? null };
+  return serviceProvider(deps, provider, new RequestRecords(deps.orm, provider, asked), keys, { forceAuthn }).getAuthorizeUrlAsync(pending.interactionUid, undefined, {});
 }
 
 /** `malformed_response`: not a SAML response at all (no XML, another root, past XML_LIMITS), read no further.
@@ -355,7 +372,8 @@ export type SamlResponseOutcome =
 /**
  * Besides node-saml's checks (signature, issuer, audience, validity window): a bearer confirmation for this ACS valid now,
  * the Destination this ACS, the assertion at most MAX_ASSERTION_AGE_MS old, InResponseTo (if any) an open request of
- * ours answered once, and the assertion id never seen before.
+ * ours answered once, the IdP's sign-in (AuthnInstant) since a request asking ForceAuthn, and the assertion id never
+ * seen before.
  */
 export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider, acsUrl: string, samlResponse: string | null | undefined): Promise<SamlResponseOutcome> {
   const { orm } = deps;
@@ -402,6 +420,10 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   if (issued > latest || Date.parse(response?.getAttribute('IssueInstant') ?? '') > latest) return refused('invalid_assertion', 'issued in the future');
   // node-saml bounds the age only through Conditions' times, which are optional; its id is remembered no longer than this.
   if (now >= issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS) return refused('invalid_assertion', 'issued too long ago');
+  const asked = records.askedOf(profile.inResponseTo as string | undefined);
+  if (asked?.forceAuthn === true && !authenticatedSince(assertion.Assertion, asked, now)) {
+    return refused('invalid_assertion', 'the IdP’s sign-in (AuthnInstant) is older than the fresh one asked for, or not stated');
+  }
   if (!(await usedOnce(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
     return refused('replayed_assertion', 'the assertion was used before');
   }
@@ -413,10 +435,22 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
 
 interface AssertionXml {
   $?: { ID?: string; IssueInstant?: string };
+  AuthnStatement?: { $?: { AuthnInstant?: string } }[];
   Subject?: { SubjectConfirmation?: { $?: { Method?: string }; SubjectConfirmationData?: { $?: { Recipient?: string; NotBefore?: string; NotOnOrAfter?: string; InResponseTo?: string } }[] }[] }[];
 }
 
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
+
+/**
+ * Asked for ForceAuthn, whether the IdP signed the user in since the request was sent, and within its max_age, with the
+ * skew (as an ID token's auth_time, upstream/identity.ts): an IdP that ignores ForceAuthn answers from its old session.
+ * Each AuthnStatement must state its AuthnInstant (SAML core 2.7.2); an assertion with none proves no sign-in at all.
+ */
+function authenticatedSince(assertion: AssertionXml | undefined, asked: AskedSignIn & { readonly sentAt: number }, now: number): boolean {
+  const earliest = Math.max(asked.sentAt, asked.maxAge === null ? -Infinity : now - asked.maxAge * 1000) - CLOCK_SKEW_MS;
+  const instants = (assertion?.AuthnStatement ?? []).map((statement) => Date.parse(statement.$?.AuthnInstant ?? ''));
+  return instants.length > 0 && instants.every((instant) => instant >= earliest);
+}
 
 /**
  * Whether a bearer confirmation names this ACS as its Recipient, is valid at `now` and names the response's InResponseTo,
