@@ -6,6 +6,7 @@ import { CookieJar, readForm, type Visit } from '../support/cookie-jar.ts';
 import { cookieLinesOf, recordingJar } from '../support/set-cookies.ts';
 import { certificatePem, selfSignedCertificate } from '../../src/domain/sign-in/saml-keys.ts';
 import { addDomain } from '../support/domains.ts';
+import { accountPageUrl, settleWithin } from '../support/account-page.ts';
 import { fetchVia } from '../support/host-fetch.ts';
 import { createTestClient, decodeJwt, discover, startAuthorization, type AuthorizationFlow } from '../support/oauth.ts';
 import { LOOPBACK_UPSTREAMS, TestIdp, type ResponseOptions } from '../support/saml-idp.ts';
@@ -61,7 +62,7 @@ const authorize = (parameters: Record<string, string> = {}, jar?: CookieJar, con
   startAuthorization(configuration, { redirectUri: REDIRECT_URI, resource: '' }, { scope: 'openid email', ...parameters }, jar);
 
 /** The page's SAML button followed: the redirect to the IdP (`location`), and the AuthnRequest it carries. */
-async function toIdp(flow: AuthorizationFlow, name = 'Acme Okta') {
+async function toIdp(flow: Pick<AuthorizationFlow, 'page' | 'jar'>, name = 'Acme Okta') {
   const link = new RegExp(`<a class="upstream" href="([^"]+)">Sign in with ${name}</a>`).exec(flow.page.body)?.[1];
   expect(link, flow.page.body).toBeDefined();
   const redirect = await flow.jar.visit(new URL(link!.replaceAll('&#38;', '&'), flow.page.url).href);
@@ -199,6 +200,23 @@ describe('SP-initiated', () => {
       expect(acs.status, acs.body).toBe(303);
       expect(await codeFor(flow, await flow.jar.visit(acs.location!))).toMatchObject({ sub: userId });
     }
+  });
+
+  it('the account page’s sign-in asks a fresh one (prompt=login): the IdP gets ForceAuthn, and an answer from its old session is refused', async () => {
+    const jar = new CookieJar();
+    const url = accountPageUrl(issuer, config.clientMetadata().client_id);
+    const signInPage = await settleWithin(jar, await jar.visit(url), issuer);
+    expect(signInPage.status, signInPage.body).toBe(200);
+    const stale = await toIdp({ page: signInPage, jar });
+    expect(stale.forceAuthn).toBe(true);
+    expect((await postToAcs(respond({ inResponseTo: stale.id, authnSeconds: -3600 }), stale.relayState)).status).toBe(400);
+    const fresh = await toIdp({ page: signInPage, jar });
+    const acs = await postToAcs(respond({ inResponseTo: fresh.id }), fresh.relayState);
+    expect(acs.status, acs.body).toBe(303);
+    const page = await settleWithin(jar, await jar.visit(acs.location!), issuer);
+    expect(page.status, page.body).toBe(200);
+    expect(page.url.startsWith(`${issuer}/account`), page.url).toBe(true);
+    expect(page.body).toContain(EMAIL);
   });
 
   it('with signRequests, the AuthnRequest is signed (RSA-SHA256) by the key the metadata publishes; without, it is not', async () => {
@@ -1029,7 +1047,7 @@ describe('single logout started at the IdP', () => {
       for (let hops = 0; hops < 6 && visit.status === 303 && visit.location!.startsWith(issuer); hops += 1) visit = await jar.visit(visit.location!);
       return visit;
     };
-    const request = await toIdp({ jar, page: await signInPageFor(tv) } as AuthorizationFlow);
+    const request = await toIdp({ jar, page: await signInPageFor(tv) });
     const acs = await postToAcs(respond({ email: 'tv-first@saml.test', nameId: 'entra-tv-first', inResponseTo: request.id }), request.relayState);
     expect((await following(await jar.visit(acs.location!))).body).toContain('Your device is now signed in');
 
