@@ -552,7 +552,8 @@ export type CreateApiKeyInput = {
   /**
    * The user the key is bound to (a user-bound key); the user must exist in the key's scope (else 404, field `userId`)
    * and, for a tenant's key, be a member of that tenant (else 422, field `userId`). A user of the application's pool may
-   * have an application-wide key, not narrowed to their tenants.
+   * have an application-wide key, not narrowed to their tenants. The key acts as its user: with what both its
+   * permissions and the user's roles allow in the tenant acted in.
    */
   userId?: InputMaybe<Scalars['UUID']['input']>;
 };

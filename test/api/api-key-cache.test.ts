@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { HttpClient } from '../support/http.ts';
 import { RedisLink } from '../support/redis-link.ts';
+import { makeAdmin } from '../support/roles.ts';
 import { secondInstance, settled, TWO_INSTANCES } from '../support/second-instance.ts';
 
 /**
@@ -51,6 +52,7 @@ describe('the API key cache on one instance', () => {
   it('forgets the keys of a deleted user', async () => {
     const user = await app.http.post('/users', { email: 'cached-key-owner@example.com' });
     expect(user.status).toBe(201);
+    await makeAdmin(app, user.body.id);
     const key = await warmKey({ userId: user.body.id });
     expect((await app.http.delete(`/users/${user.body.id}`)).status).toBe(204);
     expect((await key.as.get('/users')).status).toBe(401);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/ids.ts';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
-import { TestRoles } from '../support/roles.ts';
+import { makeAdmin, TestRoles } from '../support/roles.ts';
 
 let app: TestApp;
 let appPath: string;
@@ -271,6 +271,7 @@ describe('API keys', () => {
 
   it('a user-bound key holds nothing while its user may not act, as it authenticates as nothing', async () => {
     const user = (await app.http.post('/users', { email: 'bound-holder@example.com' })).body.id;
+    await makeAdmin(app, user);
     const key = await createKey({ permissions: ['users:read'], userId: user });
     const asKey = app.as({ apiKey: key.secret });
     const subject = { type: 'api_key', id: key.id };

@@ -3,7 +3,7 @@ import { AuditLog } from '../../src/db/entities/index.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { auditRecordsOf, traced } from '../support/audit.ts';
 import type { HttpClient } from '../support/http.ts';
-import { TestRoles } from '../support/roles.ts';
+import { makeAdmin, TestRoles } from '../support/roles.ts';
 
 /**
  * Who an audit record names: the actor (the API key alone, else whom the Bearer token speaks for: its user or the M2M
@@ -134,6 +134,7 @@ describe('audit records of a user’s changes', () => {
     const [left, kept] = [await app.createTenant('Left by patch'), await app.createTenant('Kept by patch')];
     const userId = (await app.http.post('/users', { email: 'patched@example.com', tenantId: left })).body.id as string;
     expect((await app.http.patch(`/users/${userId}`, { tenantIds: [left, kept] })).status).toBe(200);
+    await makeAdmin(app, userId);
     const keyFor = async (tenantId: string) => (await app.http.post('/api-keys', { name: 'member', permissions: ['users:read'], tenantId, userId })).body;
     const [leftKey, keptKey] = [await keyFor(left), await keyFor(kept)];
     expect((await app.as({ apiKey: leftKey.secret }).get('/users')).status).toBe(200);

@@ -5,7 +5,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandRoutes, ROUTES } from '../../src/rest/routes.ts';
 import { createServer, type Server } from '../../src/server.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, startTestAppWithTenants, type TestApp } from '../support/app.ts';
+import { forgeCursor } from '../support/cursors.ts';
 import { HttpClient, rawRequest, type HttpResponse, type RawResponse } from '../support/http.ts';
 import { issueTestKey } from '../support/keys.ts';
 
@@ -512,6 +513,57 @@ describe('conventions on every response', () => {
       }
       expect((await app.http.get('/users')).status).toBe(200);
     });
+  });
+});
+
+describe('pages of every list of the route table', () => {
+  let app: TestApp;
+  let tenantA: string;
+  let tenantB: string;
+  beforeAll(async () => {
+    ({ app, tenants: [tenantA, tenantB] } = await startTestAppWithTenants(['A', 'B']));
+    const appPath = `/applications/${app.root.applicationId}`;
+    const inA = `${appPath}/tenants/${tenantA}`;
+    for (let i = 0; i < 21; i += 1) await app.createUser(`page-${i}@example.com`, tenantA);
+    for (let i = 0; i < 2; i += 1) {
+      await app.http.post(`${inA}/api-keys`, { name: `key ${i}`, permissions: ['users:read'] });
+      await app.http.post(`${inA}/oauth-clients`, { name: `client ${i}`, type: 'spa', redirectUris: ['https://a.example/cb'] });
+      await app.http.post(`${inA}/m2m-credentials`, { name: `m2m ${i}`, permissions: ['users:read'], authMethod: 'client_secret_basic' });
+      await app.http.post(`${inA}/invitations`, { email: `invited-${i}@example.com` });
+      const role = await app.http.post(`${inA}/roles`, { key: `role_${i}`, name: `Role ${i}`, permissions: ['users:read'] });
+      await app.http.post(`${inA}/role-assignments`, { subject: { type: 'user', id: await app.createUser(`assigned-${i}@example.com`, tenantA) }, roleId: role.body.id });
+      await app.http.post(`${inA}/permissions`, { key: `things:do-${i}` });
+      await app.http.post('/api-resources', { identifier: `https://api-${i}.example/`, name: `API ${i}` });
+      await app.http.post(`${appPath}/domains`, { hostname: `login-${i}.example.com` });
+      await app.http.post(`${inA}/email/test`, { to: `mail-${i}@example.com` });
+    }
+    await app.http.patch(appPath, { tenancyConfig: { authIsolation: 'isolated' } });
+    for (const type of ['password', 'magic_link']) await app.http.post(`${inA}/auth-providers`, { type });
+  });
+  afterAll(async () => app?.close());
+
+  it('pages 20 by default, ends with next null, and refuses an altered cursor and a tenant’s cursor on another tenant’s path', async () => {
+    const url = (route: { url: string }, tenantId: string) =>
+      `/api/v1${route.url.replace(':appId', app.root.applicationId).replace(':tenantId', tenantId)}`;
+    const lists = expandRoutes().filter((route) => route.method === 'GET' && route.operation.variables.has('pageSize') && !/:(?!appId|tenantId)\w+/.test(route.url) && !route.url.endsWith('/stream'));
+    const checked: string[] = [];
+    for (const route of lists) {
+      const path = url(route, tenantA);
+      const all = (await app.http.request('GET', `${path}?pageSize=100`)).body.data as unknown[];
+      if (all.length < 2) continue;
+      checked.push(route.url);
+      const byDefault = (await app.http.request('GET', path)).body;
+      expect([byDefault.data.length, typeof byDefault.next], route.url).toEqual(all.length > 20 ? [20, 'string'] : [all.length, 'object']);
+      expect((await app.http.request('GET', `${path}?pageSize=${Math.min(all.length, 100)}`)).body.next, route.url).toBeNull();
+      const cursor = (await app.http.request('GET', `${path}?pageSize=1`)).body.next as string;
+      const misused = [`${path}?cursor=${encodeURIComponent(forgeCursor(cursor))}`];
+      if (route.form === 'tenant') misused.push(`${url(route, tenantB)}?cursor=${encodeURIComponent(cursor)}`);
+      for (const target of misused) {
+        const refused = await app.http.request('GET', target);
+        expect([refused.status, refused.body.field], `${route.url}: ${target}`).toEqual([422, 'cursor']);
+      }
+    }
+    expect(checked.length).toBeGreaterThanOrEqual(30);
   });
 });
 

@@ -81,6 +81,38 @@ describe('one credential at a time', () => {
   });
 });
 
+describe('a user-bound API key', () => {
+  it('acts with what both the key and its user hold: never more than the user, in the tenant acted in', async () => {
+    const roles = new TestRoles(app);
+    const holder = (await app.http.post('/users', { email: 'bound-key-holder@example.com', tenantId: tenantA })).body.id as string;
+    const boundKey = (permissions: string[]) => app.http.post('/api-keys', { name: 'bound', permissions, userId: holder });
+    const wide = await boundKey(['*']);
+    expect(wide.status, JSON.stringify(wide.body)).toBe(201);
+    const asWide = app.as({ apiKey: wide.body.secret });
+    // The user holds no role yet: the key's `*` gives nothing.
+    for (const refused of [await asWide.get('/users'), await asWide.patch(appPath, { name: 'Taken over' }), await asWide.delete(`/users/${userB}`)]) {
+      expect([refused.status, refused.body.code]).toEqual([403, 'forbidden']);
+    }
+    expect((await app.http.get(appPath)).body.name).not.toBe('Taken over');
+    expect((await app.http.get(`/users/${userB}`)).status).toBe(200);
+    const check = async (permission: string) =>
+      (await app.http.post('/permissions/check', { subject: { type: 'api_key', id: wide.body.key.id }, permission })).body.allowed as boolean;
+    expect(await check('users:read')).toBe(false);
+
+    // Reading, application-wide; writing, in tenant A alone.
+    await roles.assign({ type: 'user', id: holder }, await roles.create('bound_reader', ['users:read']));
+    await roles.assign({ type: 'user', id: holder }, await roles.create('bound_writer_a', ['users:write'], tenantA), tenantA);
+    expect((await asWide.get('/users')).status).toBe(200);
+    expect((await asWide.post('/users', { email: 'bound-app-wide@example.com' })).status).toBe(403);
+    expect((await asWide.post(`${appPath}/tenants/${tenantA}/users`, { email: 'bound-in-a@example.com' })).status).toBe(201);
+    expect([await check('users:read'), await check('users:write')]).toEqual([true, false]);
+
+    // The key's own list narrows the user's too.
+    const asReader = app.as({ apiKey: (await boundKey(['users:read'])).body.secret });
+    expect((await asReader.post(`${appPath}/tenants/${tenantA}/users`, { email: 'bound-reader@example.com' })).status).toBe(403);
+  });
+});
+
 describe('X-API-Key and Bearer together', () => {
   it('the key authenticates; the token narrows permissions to the intersection', async () => {
     const adminKey = await createKeySecret(app, ['*']);

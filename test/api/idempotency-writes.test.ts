@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { requestFingerprint } from '../../src/http/idempotency.ts';
 import { READS_ASKED_BY_POST } from '../../src/http/reads-asked-by-post.ts';
+import { newId } from '../../src/ids.ts';
 import { expandRoutes } from '../../src/rest/routes.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { lockTurnsWaitingAtLeast, lockWaitersAtLeast, usingEmbeddedDatabase } from '../support/database.ts';
@@ -245,6 +246,19 @@ describe('Idempotency-Key on REST writes', () => {
     expect(gql.body.errors?.[0]?.extensions).toMatchObject({ code: 'validation_error', field: 'Idempotency-Key', status: 422 });
     expect((await app.http.get(`${appPath}/tenants/${tenant}`)).status).toBe(200);
     expect((await app.as({ apiKey: key.secret }).get('/users')).status).toBe(200);
+  });
+
+  it('refuses a key that is not a UUID on every delete, revocation and rotation of the route table, before the id is looked up', async () => {
+    const appId = app.root.applicationId;
+    const tenantId = (await app.http.post(`/applications/${appId}/tenants`, { name: 'Refused keys' })).body.id as string;
+    const destructive = expandRoutes().filter((route) => route.method === 'DELETE' || /\/(rotate|rotate-secret|revoke)$/.test(route.url));
+    expect(destructive.length).toBeGreaterThan(20);
+    for (const route of destructive) {
+      // Ids of nothing: the refusal comes first, so no id needs to exist.
+      const url = route.url.replace(/:(\w+)/g, (_, name: string) => (name === 'appId' ? appId : name === 'tenantId' ? tenantId : name === 'kind' ? 'password' : name === 'templateKey' ? 'welcome' : newId()));
+      const answer = await app.http.request(route.method, `/api/v1${url}`, withKey('not-a-uuid'));
+      expect([answer.status, answer.body.code, answer.body.field], `${route.method} ${route.url}`).toEqual([422, 'validation_error', 'Idempotency-Key']);
+    }
   });
 
   it('refuses a key that is not a UUID on a create, over REST as over GraphQL, and creates nothing', async () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { forgeCursor, idsPageByPage } from '../support/cursors.ts';
 import { issueTestKey } from '../support/keys.ts';
-import { TestRoles } from '../support/roles.ts';
+import { makeAdmin, TestRoles } from '../support/roles.ts';
 import { APPLICATION_SERIES, countActiveUsers, signInCountCtes } from '../../src/domain/analytics.ts';
 
 let app: TestApp;
@@ -243,6 +243,7 @@ describe('deleting a tenant of an isolated application', () => {
     const kept = (await admin.post(path, { name: 'Kept' })).body.id as string;
     const userIn = async (tenantId: string) => (await admin.post('/users', { email: 'same@x.example', tenantId })).body.id as string;
     const [leaving, staying] = [await userIn(doomed), await userIn(kept)];
+    for (const [userId, tenantId] of [[leaving, doomed], [staying, kept]] as const) await makeAdmin(app, userId, tenantId, created.body.id);
     // Application-wide keys bound to the users: the tenant's own invalidation does not name them.
     const keyOf = async (userId: string) => (await admin.post('/api-keys', { name: 'bound', permissions: ['users:read'], userId })).body.secret as string;
     const [leavingKey, stayingKey] = [await keyOf(leaving), await keyOf(staying)];

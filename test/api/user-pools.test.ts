@@ -4,6 +4,7 @@ import { mayActNow, readSignInUser } from '../../src/domain/users/sign-in-user.t
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { freshApplication } from '../support/applications.ts';
 import { HttpClient } from '../support/http.ts';
+import { makeAdmin } from '../support/roles.ts';
 
 /**
  * Switching `authIsolation` moves users between pools (docs/decisions.md, "Tenants and users"): shared → isolated
@@ -176,9 +177,10 @@ describe('an e-mail in a tenant pool and in the application pool', () => {
 
 describe('tenant keys of a user split into copies', () => {
   it('move to the copy in their tenant, and go with it; keys for the first tenant stay, application-wide keys become its keys', async () => {
-    const { admin: client, appPath: path, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
+    const { admin: client, appPath: path, tenants: [one, two], switchTo, applicationId } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const alice = (await client.post('/users', { email: 'alice@x.example', tenantId: one })).body.id as string;
     expect((await client.patch(`/users/${alice}`, { tenantIds: [one, two] })).status).toBe(200);
+    for (const tenantId of [one, two]) await makeAdmin(app, alice, tenantId, applicationId);
     const issue = async (name: string, tenantId?: string) =>
       (await client.post('/api-keys', { name, permissions: ['users:read'], userId: alice, ...(tenantId === undefined ? {} : { tenantId }) })).body;
     const inTwo = await issue('alice-two', two);
@@ -215,9 +217,10 @@ describe('user-bound keys and the pools', () => {
   const keyCount = async (client: HttpClient) => ((await client.get('/api-keys?pageSize=100')).body.data as unknown[]).length;
 
   it('isolated: a key for a user of a tenant’s pool is that tenant’s key; another tenant is 422 and makes nothing', async () => {
-    const { admin: client, appPath: path, tenants: [one, two] } = await freshApplication(app, { authIsolation: 'isolated', tenants: ['One', 'Two'] });
+    const { admin: client, appPath: path, tenants: [one, two], applicationId } = await freshApplication(app, { authIsolation: 'isolated', tenants: ['One', 'Two'] });
     const alice = (await client.post(`${path}/tenants/${one}/users`, { email: 'alice@x.example' })).body.id as string;
     const bob = (await client.post(`${path}/tenants/${two}/users`, { email: 'bob@x.example' })).body.id as string;
+    await makeAdmin(app, bob, two, applicationId);
 
     const created = await issue(client, bob);
     expect(created.status).toBe(201);
@@ -235,14 +238,17 @@ describe('user-bound keys and the pools', () => {
   });
 
   it('a user of the application’s pool keeps an application-wide key, in either mode: not narrowed by their tenants', async () => {
-    const { admin: client, appPath: path, tenants: [one, two], switchTo } = await freshApplication(app, { tenants: ['One', 'Two'] });
+    const { admin: client, appPath: path, tenants: [one, two], switchTo, applicationId } = await freshApplication(app, { tenants: ['One', 'Two'] });
     const carol = (await client.post('/users', { email: 'carol@x.example', tenantId: one })).body.id as string;
+    // Administrators of the whole application: their keys are bounded by what they hold, here everywhere.
+    await makeAdmin(app, carol, null, applicationId);
     const shared = await issue(client, carol);
     expect(shared.body.key).toMatchObject({ tenantId: null, userId: carol });
     expect((await app.as({ apiKey: shared.body.secret }).get(`${path}/tenants/${two}/users`)).status).toBe(200);
 
     // In no tenant: the split leaves them in the application's pool.
     const loose = (await client.post('/users', { email: 'loose@x.example' })).body.id as string;
+    await makeAdmin(app, loose, null, applicationId);
     expect((await switchTo('isolated')).status).toBe(200);
     const looseKey = await issue(client, loose);
     expect(looseKey.body.key).toMatchObject({ tenantId: null, userId: loose });

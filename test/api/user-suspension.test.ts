@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAppWithTenants, type TestApp } from '../support/app.ts';
 import { issuedLink } from '../support/email-sign-in.ts';
 import { HttpClient } from '../support/http.ts';
+import { makeAdmin } from '../support/roles.ts';
 import * as oidc from 'openid-client';
 import { createTestClient, discover, type TestClient } from '../support/oauth.ts';
 import { landing, offlineSignIn, provenNotResumed, refreshFails } from '../support/seam-sessions.ts';
@@ -35,6 +36,7 @@ const opRowsOf = async (userId: string) =>
 describe('suspend and activate', () => {
   it('suspending ends every grant, token and session of the user for good; their key works again on activation', async () => {
     const userId = await createUser('sus@example.com');
+    await makeAdmin(app, userId, tenantA);
     const { config, tokens } = await signIn(userId);
     expect(await opRowsOf(userId)).toEqual(expect.arrayContaining(['Grant', 'Session']));
     const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
@@ -89,6 +91,7 @@ describe('suspend and activate', () => {
 
   it('a lock without an end outlives a suspension: activation leaves the user locked, unlock lifts it, suspended or not', async () => {
     const userId = await createUser('forever@example.com');
+    await makeAdmin(app, userId, tenantA);
     const key = await app.http.post('/api-keys', { name: 'theirs', permissions: ['users:read'], userId, tenantId: tenantA });
     expect(key.status).toBe(201);
     const theirs = app.as({ apiKey: key.body.secret as string });
@@ -211,6 +214,7 @@ describe.runIf(TWO_INSTANCES)('across instances (Redis)', () => {
 
   it('a user suspended on one instance is refused on the other, whose cache had their key and token as live', async () => {
     const userId = await createUser('far@example.com');
+    await makeAdmin(app, userId, tenantA);
     const bearer = await app.mintAccessToken({ sub: userId, app_id: app.root.applicationId, permissions: [] });
     const key = await app.http.post('/api-keys', { name: 'theirs', permissions: ['users:read'], userId, tenantId: tenantA });
     const elsewhere = new HttpClient(second.url(), { apiKey: key.body.secret });

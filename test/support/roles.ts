@@ -61,3 +61,12 @@ export class TestRoles {
     await this.changed();
   }
 }
+
+/**
+ * Makes `userId` an `app_admin` (or, with `tenantId`, a `tenant_admin` there): a user-bound key acts with no more than
+ * its user holds, so the tests of what such keys may do give their user the rights first.
+ */
+export async function makeAdmin(app: TestApp, userId: string, tenantId: string | null = null, applicationId?: string): Promise<void> {
+  const roles = new TestRoles(app, applicationId);
+  await roles.assign({ type: 'user', id: userId }, await roles.id(tenantId === null ? 'app_admin' : 'tenant_admin'), tenantId);
+}

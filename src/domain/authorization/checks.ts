@@ -3,7 +3,7 @@ import { PermissionSet } from '../../auth/permissions.ts';
 import type { Scope } from '../../context.ts';
 import { invalid } from '../../errors.ts';
 import { isUuid } from '../../ids.ts';
-import { subjectKey, type HeldGrants, type RoleSubject } from './held-roles.ts';
+import { holdsPermission, subjectKey, type HeldGrants, type RoleSubject } from './held-roles.ts';
 import { ownsApplicationWideCredentials } from './role-assignments.ts';
 
 export const MAX_BULK_CHECKS = 100;
@@ -41,9 +41,8 @@ async function holdings(scope: Scope, subjects: readonly RoleSubject[], operatio
 /** A subject that cannot act in the scope is refused, never a 404, so a check tells nothing of what exists elsewhere.
  *  Wildcards grant what they cover, defined yet or not. */
 function answer(held: HeldGrants | undefined, permission: string): PermissionAnswer {
-  if (held === undefined) return { allowed: false, roles: [] };
-  const roles = [...new Set(held.roles.filter((role) => new PermissionSet(role.permissions).allows(permission)).map((role) => role.key))];
-  return { allowed: roles.length > 0 || new PermissionSet(held.own).allows(permission), roles };
+  if (held === undefined || !holdsPermission(held, permission)) return { allowed: false, roles: [] };
+  return { allowed: true, roles: [...new Set(held.roles.filter((role) => new PermissionSet(role.permissions).allows(permission)).map((role) => role.key))] };
 }
 
 /** POST /permissions/check. */

@@ -20,6 +20,8 @@ export interface HeldGrants {
   readonly member: boolean;
   /** The user a user-bound API key acts as (and holds while they may act); null otherwise. */
   readonly keyUser: string | null;
+  /** What that user holds in the same tenant, which bounds the key (spec: Authentication, rule 1); null for other subjects. */
+  readonly keyUserHolds: readonly string[] | null;
   /** A key or M2M credential bound to no tenant: the application's own, which credentials bound to a tenant do not see. */
   readonly applicationWide: boolean;
   readonly roles: readonly { readonly id: string; readonly key: string; readonly permissions: readonly string[] }[];
@@ -85,7 +87,12 @@ export async function readHoldings(
   const mayAct = (alias: string) => (anyStatus ? 'true' : mayActNowSql(alias));
   const inTenant = (alias: string) => (tenantId === null ? ` and ${alias}.tenant_id is null` : ` and (${alias}.tenant_id is null or ${alias}.tenant_id = ${tenant()})`);
   const rows = (await connection.execute(
-    `with subject (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
+    `with asked (type, id) as (select * from unnest(array[?]::text[], array[?]::uuid[])),
+     -- A user-bound key's user, read beside it: the key holds no more than they do.
+     subject (type, id) as (
+       select * from asked
+       union select 'user', k.user_id from asked as s join api_key as k on s.type = 'api_key' and k.application_id = ${app()} and k.id = s.id
+        where k.user_id is not null),
      live as (
        select s.type, s.id, coalesce(k.permissions, c.permissions, '{}'::text[]) as own, k.user_id as key_user, k.expires_at as until,
               coalesce(k.tenant_id, c.tenant_id) is null and (k.id is not null or c.id is not null) as application_wide,
@@ -110,9 +117,21 @@ export async function readHoldings(
     const key = subjectKey(row);
     if (row.until !== null) until.set(key, new Date(row.until));
     if (!row.acts) continue;
-    const grants = held.get(key) ?? { own: row.own, member: row.in_tenant, keyUser: row.key_user, applicationWide: row.application_wide === true, roles: [] };
+    const grants = held.get(key) ?? {
+      own: row.own,
+      member: row.in_tenant,
+      keyUser: row.key_user,
+      keyUserHolds: null,
+      applicationWide: row.application_wide === true,
+      roles: [],
+    };
     const roles = row.role_id === null ? grants.roles : [...grants.roles, { id: row.role_id, key: row.key, permissions: row.permissions }];
     held.set(key, { ...grants, roles });
+  }
+  for (const [key, grants] of held) {
+    if (grants.keyUser === null) continue;
+    const user = held.get(subjectKey({ type: 'user', id: grants.keyUser }));
+    held.set(key, { ...grants, keyUserHolds: user === undefined ? [] : ownGrants(user) });
   }
   return { held, until };
 }
@@ -153,8 +172,9 @@ function holdingOwners({ applicationId, tenantId, subject, held }: Holding): Own
     [SUBJECT_INVALIDATION[subject.type]]: subject.id,
     // A user's memberships, which decide where they may act, are announced for the whole application.
     ...(subject.type === 'user' ? { users: applicationId } : {}),
-    // A user-bound key holds while its user may act; a key that holds nothing may be one whose user will act again.
-    ...(subject.type === 'api_key' ? (held === null ? { users: applicationId } : { user: held.keyUser }) : {}),
+    // A user-bound key holds while its user may act and what they hold (their memberships count, announced as `users`);
+    // a key that holds nothing may be one whose user will act again.
+    ...(subject.type === 'api_key' ? (held === null || held.keyUser !== null ? { users: applicationId, user: held?.keyUser ?? null } : {}) : {}),
   };
 }
 
@@ -197,8 +217,18 @@ export class HeldGrantsCache {
   }
 }
 
+/** A subject's own list and its roles' permissions, before its key's user (if any) bounds them. */
+const ownGrants = (held: HeldGrants): string[] => [...held.own, ...held.roles.flatMap((role) => role.permissions)];
+
 export function grantsOf(held: HeldGrants | undefined): PermissionSet {
-  return new PermissionSet(held === undefined ? [] : [...held.own, ...held.roles.flatMap((role) => role.permissions)]);
+  if (held === undefined) return new PermissionSet([]);
+  const grants = new PermissionSet(ownGrants(held));
+  return held.keyUserHolds === null ? grants : grants.intersect(new PermissionSet(held.keyUserHolds));
+}
+
+/** Whether a subject holds `permission` (any key, the application's own too), within its key's user's if it has one. */
+export function holdsPermission(held: HeldGrants, permission: string): boolean {
+  return new PermissionSet(ownGrants(held)).allows(permission) && (held.keyUserHolds === null || new PermissionSet(held.keyUserHolds).allows(permission));
 }
 
 /** An API key and a Bearer token's subject acting together may only what both may (spec: Authentication, rule 2); no
