@@ -80,10 +80,9 @@ function errorResponse(extensions: Record<string, unknown> | undefined, message:
 }
 
 /**
- * "The same request" for an Idempotency-Key: the row of the table (not the path form it was reached by), the scope the
- * form resolves to and the other variables, not the bytes (an optional body left out and `{}` are one request). The
- * credentials' own scope adds nothing, so `/users` fingerprints as it always has, and `/applications/{appId}/users` of
- * that application (or a tenant-bound key's own tenant path) alike; any other scope is another request.
+ * "The same request" for an Idempotency-Key: the route's row, the scope its path form resolves to and the other
+ * variables, not the bytes (an optional body left out and `{}` are one). The credentials' own scope adds nothing, so
+ * every path form of it fingerprints as `/users` does.
  */
 export function restFingerprint(route: ExpandedRoute, variables: Record<string, unknown>, principal: Principal): string {
   if (!route.owned) return requestFingerprint(route.method, route.url, variables);
