@@ -32,7 +32,6 @@ import type { ClientCache } from './client-cache.ts';
 import { GATEHOUSE_METADATA, gatehouseData, isClientOrigin, type GatehouseClientData } from './clients.ts';
 import { cookies, interactionBinding } from './cookies.ts';
 import { introspectionAllowed } from './introspection.ts';
-import { reuseFoundWithoutAccount } from './overrides.ts';
 import { interactionsPolicy, loadExistingGrant } from './policies.ts';
 import { refuseUnservedClientCredentialsScope, type ResourceServers } from './resource-indicators.ts';
 import { grantTtl, refreshTokenTtl, sessionTtl } from './session-lifetime.ts';
@@ -297,7 +296,7 @@ export function configuration(
     },
     extraTokenClaims: extraClaimsOf((ctx, token) => accessTokenClaims(deps, surface, ctx, token)),
     extraParams: { tenant: tenantParam(surface, signIn), scope: refuseRequestsOfNoKnownScope, response_mode: refuseForeignAccountResponseMode },
-    findAccount: reuseFoundWithoutAccount(account),
+    findAccount: account,
     loadExistingGrant: (ctx) => loadExistingGrant(deps, signIn, policy, ctx),
     interactions: {
       policy,

@@ -38,7 +38,7 @@ export const OIDC_PROVIDER_OVERRIDES = {
   decidedDeviceCodeIsUsed: 'DeviceCode: save',
   hintOfFormerSigningAlg: 'IdToken: validate',
   introspectionAuthenticatesCaller: 'OIDCContext: entity',
-  reuseFoundWithoutAccount: 'refresh_token grant: findAccount before the consumed check; helpers/revoke',
+  reuseFoundFirst: 'RefreshToken: find; refresh_token grant: its checks before the consumed one; helpers/revoke',
 } as const;
 
 /** An instance's classes are its own: other instances are untouched. */
@@ -58,6 +58,7 @@ export function applyOverrides(provider: Provider, deps: OverrideDependencies): 
   decidedDeviceCodeIsUsed(provider);
   hintOfFormerSigningAlg(provider);
   introspectionAuthenticatesCaller(provider);
+  reuseFoundFirst(provider);
 }
 
 interface GrantSource {
@@ -108,20 +109,27 @@ function refuseUnknownAccountBeforeConsuming(provider: Provider, find: FindAccou
 }
 
 /**
- * oidc-provider looks a refresh token's account up before it checks the token was rotated away: a user held out
- * (suspended, locked, past the session policy) would turn a reuse into a plain refusal and leave the grant to the other
- * copy. A rotated token of this refresh with no account is answered as the OP answers a reuse: token and grant revoked.
+ * oidc-provider's refresh_token grant checks the token's bindings (mTLS, DPoP, attestation), the scope asked and the
+ * account before it checks the token was rotated away: a replay failing one (a wider scope, a user held out) would be
+ * a plain refusal and leave the grant to the other copy. A rotated token is answered as the OP answers a reuse (token
+ * and grant revoked) as soon as the grant reads it, if it is the client's own and unexpired (oidc-provider's first
+ * checks): another client revokes no grant of this one.
  */
-export function reuseFoundWithoutAccount(find: FindAccount): FindAccount {
-  return async (ctx, sub, token) => {
-    const account = await find(ctx, sub, token);
-    const presented = ctx.oidc.entities.RefreshToken;
-    if (account === undefined && ctx.oidc.route === 'token' && presented !== undefined && presented === token && presented.consumed) {
-      await Promise.all([presented.destroy(), revokeGrantOf(ctx, presented.grantId)]);
+function reuseFoundFirst(provider: Provider): void {
+  const { RefreshToken } = provider;
+  type Find = (jti: string, options?: { ignoreExpiration?: boolean }) => Promise<InstanceType<Provider['RefreshToken']> | undefined>;
+  const find = RefreshToken.find.bind(RefreshToken) as Find;
+  const findFirstReuse: Find = async (jti, options) => {
+    const token = await find(jti, options);
+    const ctx = Provider.ctx;
+    const presented = ctx?.oidc.route === 'token' && ctx.oidc.params?.['grant_type'] === 'refresh_token' && ctx.oidc.params['refresh_token'] === jti;
+    if (presented && token !== undefined && Boolean(token.consumed) && !token.isExpired && token.clientId === ctx.oidc.client?.clientId) {
+      await Promise.all([token.destroy(), revokeGrantOf(ctx, token.grantId)]);
       throw new errors.InvalidGrant('refresh token already used');
     }
-    return account;
+    return token;
   };
+  RefreshToken.find = findFirstReuse as typeof RefreshToken.find;
 }
 
 type IssuedToken = InstanceType<Provider['AccessToken']> | InstanceType<Provider['ClientCredentials']>;

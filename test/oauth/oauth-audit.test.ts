@@ -103,8 +103,9 @@ async function spaTokens() {
 const endpoint = (path: string) => `${issuer}/oauth2/${path}`;
 const revoke = (token: string, requestId: string = crypto.randomUUID(), hint?: string) =>
   postForm(endpoint('revoke'), { token, client_id: spa.clientId, ...(hint === undefined ? {} : { token_type_hint: hint }) }, traced(requestId));
-const refresh = (refreshToken: string, requestId: string = crypto.randomUUID()) =>
-  postForm(endpoint('token'), { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: spa.clientId }, traced(requestId));
+/** `params` beside the refresh token (a `scope`, another `client_id`). */
+const refresh = (refreshToken: string, requestId: string = crypto.randomUUID(), params: Record<string, string> = {}) =>
+  postForm(endpoint('token'), { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: spa.clientId, ...params }, traced(requestId));
 
 /** What every record of a revocation by the SPA holds. */
 const bySpa = (reason: string) => ({
@@ -179,24 +180,28 @@ describe('a replay revokes the grant', () => {
     expect(completedLine(requestId)).toMatchObject({ level: 40, status: 400, reason: 'refresh_token_reuse' });
   });
 
-  // oidc-provider looks the account up before it checks the token was rotated: a user held out must not hide a reuse.
+  // oidc-provider checks the account, the scope asked and the token's bindings before it checks the token was rotated: a
+  // user held out or a wider scope must not hide a reuse.
   it.each([
-    ['the user is suspended', (_rotated: string) => app.sql(`update app_user set status = 'suspended' where id = ?`, [userId])],
-    ['the user is locked', (_rotated: string) => app.sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId])],
+    ['while the user is suspended', (_rotated: string) => app.sql(`update app_user set status = 'suspended' where id = ?`, [userId]), {}],
+    ['while the user is locked', (_rotated: string) => app.sql(`update app_user set status = 'locked', locked_until = now() + interval '5 minutes' where id = ?`, [userId]), {}],
     // A session policy made stricter since: the rotated token is past its idle limit, not yet expired.
     [
-      'the rotated token is past the idle limit',
+      'while the rotated token is past the idle limit',
       (rotated: string) =>
         app.sql(`update oidc_model set payload = jsonb_set(payload, '{iat}', to_jsonb((payload->>'iat')::bigint - 30 * 86400)) where model = 'RefreshToken' and id = ?`, [rotated]),
+      {},
     ],
-  ])('a rotated refresh token presented again while %s: revoked as a reuse; active again, the current token is refused', async (_case, holdOut) => {
+    // Otherwise `invalid_scope`, the grant left to the other copy.
+    ['asking a scope wider than the token’s', async (_rotated: string) => {}, { scope: 'openid offline_access email' }],
+  ])('a rotated refresh token presented again %s: revoked as a reuse; the current token is refused', async (_case, holdOut, params) => {
     const { tokens, grantId } = await spaTokens();
     const current = await refresh(tokens.refresh_token!);
     expect(current.status).toBe(200);
     const requestId = `reuse-${crypto.randomUUID()}`;
     await holdOut(tokens.refresh_token!);
     try {
-      expect((await refresh(tokens.refresh_token!, requestId)).body).toMatchObject({ error: 'invalid_grant' });
+      expect((await refresh(tokens.refresh_token!, requestId, params)).body).toMatchObject({ error: 'invalid_grant' });
     } finally {
       await app.sql(`update app_user set status = 'active', locked_until = null where id = ?`, [userId]);
     }
@@ -204,6 +209,18 @@ describe('a replay revokes the grant', () => {
     expect(await recordsOf(grantId)).toEqual([{ ...bySpa('refresh_token_reuse'), action: 'refresh_token.reuse_detected', request_id: requestId }]);
     expect(completedLine(requestId)).toMatchObject({ level: 40, status: 400, reason: 'refresh_token_reuse' });
     expect((await refresh(current.body.refresh_token as string)).body).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  // A client acts on its own grants only: another's request is told `invalid_grant`, as for a token not rotated.
+  it('a rotated refresh token presented by another client: refused, the grant kept, nothing recorded', async () => {
+    const { tokens, grantId } = await spaTokens();
+    const current = await refresh(tokens.refresh_token!);
+    expect(current.status).toBe(200);
+    const other = await createTestClient(app, { type: 'spa', authMethod: 'none', redirectUris: [REDIRECT_URI] });
+    expect((await refresh(tokens.refresh_token!, crypto.randomUUID(), { client_id: other.clientId })).body).toMatchObject({ error: 'invalid_grant' });
+    expect(await grantExists(grantId)).toBe(true);
+    expect(await recordsOf(grantId)).toEqual([]);
+    expect((await refresh(current.body.refresh_token as string)).status).toBe(200);
   });
 
   it('one refresh token rotated by many requests at once: one succeeds, the grant is revoked once', async () => {

@@ -15,14 +15,14 @@ import { oidcProviderVersions } from '../support/oidc-provider-version.ts';
 /**
  * The overrides of oidc-provider's internals (src/oidc/overrides.ts) hold for the version they were checked with: an
  * upgrade fails here, naming them, until each is checked again. Their effects are exercised here where no request is
- * needed; those that act inside one (`consume`, `save`, a session's `loginAccount`: they read the request's context)
- * are exercised end to end by test/oauth/token-errors.test.ts (a refused resource or user leaves the code unspent),
- * test/oauth/oauth-audit.test.ts (a rotated refresh token presented again while its user is held out is a reuse),
- * test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its permissions) and the hosted sign-in
- * tests (test/oauth/hosted-mfa.test.ts and the others: each method's session lists it); test/oauth/logout.test.ts signs
- * out and in silently with an ID token issued before its client's algorithm changed, and confirms sign-outs whose
- * post-logout URI or client went meanwhile (`entity` at the confirmation); test/oauth/introspection.test.ts refuses a
- * public client's introspection (`entity` there).
+ * needed; those that act inside one (`consume`, `save`, a refresh token's `find`, a session's `loginAccount`: they read
+ * the request's context) are exercised end to end by test/oauth/token-errors.test.ts (a refused resource or user leaves
+ * the code unspent), test/oauth/oauth-audit.test.ts (a rotated refresh token presented again with a wider scope or
+ * while its user is held out is a reuse), test/oauth/api-resource-tokens.test.ts (an API resource token's scope is its
+ * permissions) and the hosted sign-in tests (test/oauth/hosted-mfa.test.ts and the others: each method's session lists
+ * it); test/oauth/logout.test.ts signs out and in silently with an ID token issued before its client's algorithm
+ * changed, and confirms sign-outs whose post-logout URI or client went meanwhile (`entity` at the confirmation);
+ * test/oauth/introspection.test.ts refuses a public client's introspection (`entity` there).
  */
 const ISSUER = 'http://op.test';
 const APPLICATION = '0193a5c0-0000-7000-8000-000000000001';
