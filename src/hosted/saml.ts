@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TENANT_PATH_PREFIX } from '../domain/domains/surfaces.ts';
 import { SignInRefusal } from '../domain/sign-in/refusals.ts';
 import {
+  answersReauthentication,
   consumeSamlResponse,
   domainSamlEndpoints,
   findSamlProvider,
@@ -197,6 +198,11 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
     return steps.continueSignIn(request, reply, context, { user: account.user, verified: account.user, ...SAML_PROOF, step, record: account.record });
   }
 
+  /** An unsolicited identity asked nothing of the IdP: it completes a request asking a fresh sign-in only when its
+   *  AuthnInstant meets it, else that request goes on as any fresh sign-in. */
+  const answersInteraction = ({ interaction }: InteractionContext, identity: SamlIdentity): boolean =>
+    answersReauthentication(identity, reauthenticationOf(interaction.prompt, interaction.params['max_age']), interaction.iat * 1000);
+
   /** Refused in the look of the provider its sealed proof names. */
   async function loadAnswered(request: FastifyRequest<{ Params: { uid: string }; Querystring: { proof?: string } }>, reply: FastifyReply) {
     try {
@@ -225,7 +231,10 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       return toSignInPage();
     }
     if (identity === undefined) throw new SignInRefusal('proof_expired', context.target.look);
-    return signIn(request, reply, context, JSON.parse(identity) as SamlIdentity);
+    const confirmed = JSON.parse(identity) as SamlIdentity;
+    // A max_age may lapse while the page waits.
+    if (!answersInteraction(context, confirmed)) return toSignInPage();
+    return signIn(request, reply, context, confirmed);
   });
 
   app.get<{ Params: { uid: string }; Querystring: { proof?: string } }>('/interaction/:uid/saml', async (request, reply) => {
@@ -253,6 +262,10 @@ export function registerSamlRoutes(app: FastifyInstance, services: Services, csr
       // Not a provider of this surface: recorded as refused, and the sign-in goes on, so one planted from elsewhere
       // does not stop it.
       if (method === undefined) return void (await samlAccount(context.target, identity, guessingAddress(request)));
+      if (!answersInteraction(context, identity)) {
+        request.log.info({ provider: identity.providerId }, 'unsolicited SAML identity older than the fresh sign-in asked: dropped');
+        return undefined;
+      }
       const { uid } = context.interaction;
       const input = {
         action: interactionPaths(uid).saml,

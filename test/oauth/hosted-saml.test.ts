@@ -642,6 +642,35 @@ describe('IdP-initiated', () => {
     expect(await lastSignInRecord('user.signed_in')).toMatchObject({ actor: { type: 'user', id: userId } });
   });
 
+  it('held to a fresh sign-in the request asks: an AuthnInstant 10 minutes old completes a plain request, not a prompt=login or max_age one, which goes on as any fresh sign-in; a fresh one does', async () => {
+    const held = async (authnSeconds: number, parameters: Record<string, string>) => {
+      const jar = new CookieJar();
+      expect((await postToAcs(respond({ authnSeconds }), null, jar)).status).toBe(303);
+      return authorize(parameters, jar);
+    };
+    const plain = await held(-600, {});
+    expect(plain.page.body).toContain(`Continue as ${EMAIL}?`);
+    expect((await codeFor(plain, await plain.jar.submit(plain.page, { continue: 'yes' }))).sub).toBe(userId);
+    for (const [label, parameters] of [['prompt=login', { prompt: 'login' }], ['max_age', { max_age: '300' }]] as const) {
+      const signedIn = await lastSignInRecord('user.signed_in');
+      const stale = await held(-600, parameters);
+      // No error: the sign-in page, whose IdP button asks ForceAuthn; the held assertion is dropped, and signs nobody in.
+      expect(stale.page.status, label).toBe(200);
+      expect(stale.page.body, label).not.toContain('Continue as');
+      expect(stale.page.body, label).toContain('name="password"');
+      expect((await toIdp(stale)).forceAuthn, label).toBe(true);
+      expect(stale.jar.all().filter((cookie) => cookie.name === 'gh_saml'), label).toEqual([]);
+      expect((await stale.jar.visit(stale.page.url)).body, label).not.toContain('Continue as');
+      expect(await lastSignInRecord('user.signed_in'), label).toEqual(signedIn);
+    }
+    // Within the skew of the request's start, and within its max_age: completed through the confirmation.
+    for (const [label, parameters] of [['prompt=login', { prompt: 'login' }], ['max_age', { max_age: '300' }]] as const) {
+      const fresh = await held(-30, parameters);
+      expect(fresh.page.body, label).toContain(`Continue as ${EMAIL}?`);
+      expect((await codeFor(fresh, await fresh.jar.submit(fresh.page, { continue: 'yes' }))).sub, label).toBe(userId);
+    }
+  });
+
   it('the confirmation is in the page’s language', async () => {
     const jar = new CookieJar();
     await postToAcs(respond(), null, jar);

@@ -95,6 +95,9 @@ export interface SamlIdentity {
   /** What single logout names the user by, both ways (saml-logout.ts). */
   readonly nameId: string | null;
   readonly nameIdFormat: string | null;
+  /** The IdP's sign-in (ms): its assertion's oldest AuthnInstant; null: a statement stated none. An unsolicited identity
+   *  is held to the fresh sign-in of the request it completes by it (answersReauthentication). */
+  readonly authnInstant: number | null;
 }
 
 /** The IdP a provider trusts, its entityId and certificate, as one value: an identity proven and waiting (up to 10 min)
@@ -421,7 +424,8 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   // node-saml bounds the age only through Conditions' times, which are optional; its id is remembered no longer than this.
   if (now >= issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS) return refused('invalid_assertion', 'issued too long ago');
   const asked = records.askedOf(profile.inResponseTo as string | undefined);
-  if (asked?.forceAuthn === true && !authenticatedSince(assertion.Assertion, asked, now)) {
+  const authnInstant = authnInstantOf(assertion.Assertion);
+  if (asked?.forceAuthn === true && !authenticatedSince(authnInstant, { since: asked.sentAt, maxAge: asked.maxAge }, now)) {
     return refused('invalid_assertion', 'the IdP’s sign-in (AuthnInstant) is older than the fresh one asked for, or not stated');
   }
   if (!(await usedOnce(orm, provider, id, new Date(issued + MAX_ASSERTION_AGE_MS + CLOCK_SKEW_MS)))) {
@@ -429,7 +433,7 @@ export async function consumeSamlResponse(deps: SamlDeps, provider: SamlProvider
   }
   const email = assertedEmail(profile, provider.config.emailAttribute);
   if (email === null) return refused('no_email', `the assertion has no e-mail address in ${provider.config.emailAttribute} or an e-mail NameID`);
-  const identity = { providerId: provider.id, trust: samlTrustOf(provider.config), email, nameId: profile.nameID ?? null, nameIdFormat: profile.nameIDFormat ?? null };
+  const identity = { providerId: provider.id, trust: samlTrustOf(provider.config), email, nameId: profile.nameID ?? null, nameIdFormat: profile.nameIDFormat ?? null, authnInstant };
   return { ok: true, identity, request };
 }
 
@@ -441,15 +445,31 @@ interface AssertionXml {
 
 const BEARER = 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
 
-/**
- * Asked for ForceAuthn, whether the IdP signed the user in since the request was sent, and within its max_age, with the
- * skew (as an ID token's auth_time, upstream/identity.ts): an IdP that ignores ForceAuthn answers from its old session.
- * Each AuthnStatement must state its AuthnInstant (SAML core 2.7.2); an assertion with none proves no sign-in at all.
- */
-function authenticatedSince(assertion: AssertionXml | undefined, asked: AskedSignIn & { readonly sentAt: number }, now: number): boolean {
-  const earliest = Math.max(asked.sentAt, asked.maxAge === null ? -Infinity : now - asked.maxAge * 1000) - CLOCK_SKEW_MS;
+/** The oldest AuthnStatement's AuthnInstant. Each must state one (SAML core 2.7.2): null when one does not, or there is
+ *  none, which proves no sign-in at all. */
+function authnInstantOf(assertion: AssertionXml | undefined): number | null {
   const instants = (assertion?.AuthnStatement ?? []).map((statement) => Date.parse(statement.$?.AuthnInstant ?? ''));
-  return instants.length > 0 && instants.every((instant) => instant >= earliest);
+  return instants.length === 0 || instants.some(Number.isNaN) ? null : Math.min(...instants);
+}
+
+/**
+ * Whether the IdP signed the user in since `since` (our clock; null: any time) and within `maxAge` seconds (null: none),
+ * with the skew (as an ID token's auth_time, upstream/identity.ts): an IdP that ignores ForceAuthn answers from its old
+ * session, and an unsolicited assertion may come from one.
+ */
+function authenticatedSince(authnInstant: number | null, asked: { readonly since: number | null; readonly maxAge: number | null }, now: number): boolean {
+  const earliest = Math.max(asked.since ?? -Infinity, asked.maxAge === null ? -Infinity : now - asked.maxAge * 1000) - CLOCK_SKEW_MS;
+  return typeof authnInstant === 'number' && authnInstant >= earliest;
+}
+
+/**
+ * Whether an unsolicited identity may complete an authorization request begun at `requestedAt` (ms) asking
+ * `reauthentication`: asked a fresh sign-in, its AuthnInstant is not before the request began; asked a max_age, within it.
+ * It answered no request of ours, so the IdP was asked for neither.
+ */
+export function answersReauthentication(identity: SamlIdentity, reauthentication: Reauthentication, requestedAt: number, now = Date.now()): boolean {
+  if (!reauthentication.fresh && reauthentication.maxAge === undefined) return true;
+  return authenticatedSince(identity.authnInstant, { since: reauthentication.fresh ? requestedAt : null, maxAge: reauthentication.maxAge ?? null }, now);
 }
 
 /**
