@@ -341,7 +341,7 @@ export function graphqlWebSocket(
             socket.on('message', (data) =>
               withRequestLog(request.log, request.facts ?? {}, () => {
                 const text = textOf(data);
-                // Counted before it is read. The first, connection_init, is counted by `connect` against the credentials it gives.
+                // Counted before it is read; the first (connection_init) is counted by `connect`.
                 if (connection.received++ > 0) connection.counted = connection.counted.then(() => countMessage(connection));
                 connection.counted.then(
                   () => {

@@ -43,11 +43,8 @@ export function clientErrorBody(error: Pick<ConnectionError, 'code'>): ClientErr
   }
 }
 
-/**
- * `headers`: those of a request routed before its body came late (a 408), as its answer would have carried them; a
- * request never read has no rate-limit headers, as no bucket was counted. The connection closes after it: the parser
- * cannot resume.
- */
+/** `headers`: a routed request's rate-limit headers (a 408 of a late body); one never read counted nothing. The
+ *  connection closes after it: the parser cannot resume. */
 export function clientErrorResponse(body: ClientErrorBody, requestId: string, now = new Date(), headers: Readonly<Record<string, string>> = {}): string {
   const status = STATUS[body.code];
   const json = JSON.stringify(body);

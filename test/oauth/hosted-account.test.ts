@@ -80,6 +80,16 @@ async function signIn(email: string, password: string, jar = new CookieJar(), ba
 /** The TOTP secret the account page offers (its key, shown as text). */
 const offeredSecret = (page: Visit) => /Key: <code>([A-Z2-7 ]+)<\/code>/.exec(page.body)![1]!.replaceAll(' ', '');
 const shownCodes = (page: Visit) => [...page.body.matchAll(/<li><code>([a-z2-9-]+)<\/code><\/li>/g)].map((match) => match[1]!);
+
+const recoveryCodesOf = (userId: string) => app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId]);
+/** `posts` wait behind the user's row, locked by a transaction that runs `change` and commits. A race of two connections:
+ *  its tests skip the embedded database, which has one, where this order cannot happen. */
+const behindUserRow = (userId: string, change: string, posts: (() => Promise<Visit>)[]) =>
+  queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, {
+    lock: 'update',
+    beforeCommit: (em: EntityManager) => em.execute(`update app_user set ${change} where id = ?`, [userId]),
+  }, posts);
+
 const factorsOf = (userId: string) => app.sql<{ id: string; kind: string }>(`select id, kind from mfa_factor where user_id = ? order by kind`, [userId]);
 
 const auditActions = async (userId: string) =>
@@ -1513,9 +1523,8 @@ describe('two-step verification', () => {
     const [factor] = await factorsOf(userId);
     const open = await jar.visit((await post(jar, page, 'mfa-email-send', {})).location!);
     const code = /\b(\d{6})\b/.exec((await lastMail('mel@example.com', 'email_otp'))!)![1]!;
-    const codesBefore = await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId]);
-    const suspend = (em: EntityManager) => em.execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
-    const answers = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: suspend }, [
+    const codesBefore = await recoveryCodesOf(userId);
+    const answers = await behindUserRow(userId, `status = 'suspended'`, [
       () => post(jar, open, 'mfa-email', { email_code: code, email_factor_password: PASSWORD }),
       () => post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: factor!.id }),
       () => post(jar, page, 'mfa-recovery-codes', { codes_password: PASSWORD }),
@@ -1525,7 +1534,7 @@ describe('two-step verification', () => {
       expect(answer.body).toContain('is suspended: nothing was changed.');
     }
     expect(await factorsOf(userId)).toEqual([factor]);
-    expect(await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId])).toEqual(codesBefore);
+    expect(await recoveryCodesOf(userId)).toEqual(codesBefore);
     const actions = await auditActions(userId);
     expect(actions.filter((action) => action === 'user.mfa.enrolled')).toHaveLength(1);
     expect(actions).not.toContain('user.mfa.removed');
@@ -1534,9 +1543,8 @@ describe('two-step verification', () => {
   it.skipIf(usingEmbeddedDatabase())('the password replaced while a removal and new recovery codes wait for their row (the page read the old one): each asks to sign in again, nothing changes', async () => {
     const { userId, jar, page } = await withTotp('pat@example.com');
     const [factor] = await factorsOf(userId);
-    const codesBefore = await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId]);
-    const replace = (em: EntityManager) => em.execute(`update app_user set password_hash = 'replaced-by-the-owner' where id = ?`, [userId]);
-    const answers = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: replace }, [
+    const codesBefore = await recoveryCodesOf(userId);
+    const answers = await behindUserRow(userId, `password_hash = 'replaced-by-the-owner'`, [
       () => post(jar, page, 'mfa-remove', { remove_password: PASSWORD, factor: factor!.id }),
       () => post(jar, page, 'mfa-recovery-codes', { codes_password: PASSWORD }),
     ]);
@@ -1545,7 +1553,7 @@ describe('two-step verification', () => {
       expect(answer.body).toContain('For your security, sign in again to make this change.');
     }
     expect(await factorsOf(userId)).toEqual([factor]);
-    expect(await app.sql(`select code_hash from mfa_recovery_code where user_id = ? order by code_hash`, [userId])).toEqual(codesBefore);
+    expect(await recoveryCodesOf(userId)).toEqual(codesBefore);
     const actions = await auditActions(userId);
     expect(actions).not.toContain('user.mfa.removed');
     expect(actions).not.toContain('user.mfa.recovery_codes.renewed');
@@ -1588,8 +1596,7 @@ describe('suspension', () => {
   it.skipIf(usingEmbeddedDatabase())('a user suspended while a new name waits for their row: refused as suspended, the name unchanged', async () => {
     const userId = await createUser('renamed.late@example.com');
     const { jar, page } = await openAccount('renamed.late@example.com');
-    const suspend = (em: EntityManager) => em.execute(`update app_user set status = 'suspended' where id = ?`, [userId]);
-    const [refused] = await queuedBehind(app.gatehouse.services.orm, { table: 'app_user', applicationId: app.root.applicationId, id: userId }, { lock: 'update', beforeCommit: suspend }, [
+    const [refused] = await behindUserRow(userId, `status = 'suspended'`, [
       () => post(jar, page, 'name', { name: 'Ned Kelly' }),
     ]);
     expect(refused!.status, refused!.body.slice(-800)).toBe(403);

@@ -452,21 +452,15 @@ function authnInstantOf(assertion: AssertionXml | undefined): number | null {
   return instants.length === 0 || instants.some(Number.isNaN) ? null : Math.min(...instants);
 }
 
-/**
- * Whether the IdP signed the user in since `since` (our clock; null: any time) and within `maxAge` seconds (null: none),
- * with the skew (as an ID token's auth_time, upstream/identity.ts): an IdP that ignores ForceAuthn answers from its old
- * session, and an unsolicited assertion may come from one.
- */
+/** Whether the IdP signed the user in since `since` (null: any time) and within `maxAge` seconds, with an ID token's
+ *  skew: an IdP that ignores ForceAuthn, or an unsolicited assertion, may answer from an old session. */
 function authenticatedSince(authnInstant: number | null, asked: { readonly since: number | null; readonly maxAge: number | null }, now: number): boolean {
   const earliest = Math.max(asked.since ?? -Infinity, asked.maxAge === null ? -Infinity : now - asked.maxAge * 1000) - CLOCK_SKEW_MS;
   return typeof authnInstant === 'number' && authnInstant >= earliest;
 }
 
-/**
- * Whether an unsolicited identity may complete an authorization request begun at `requestedAt` (ms) asking
- * `reauthentication`: asked a fresh sign-in, its AuthnInstant is not before the request began; asked a max_age, within it.
- * It answered no request of ours, so the IdP was asked for neither.
- */
+/** Whether an unsolicited identity (the IdP was asked nothing) meets the fresh sign-in or max_age of a request begun at
+ *  `requestedAt` (ms). */
 export function answersReauthentication(identity: SamlIdentity, reauthentication: Reauthentication, requestedAt: number, now = Date.now()): boolean {
   if (!reauthentication.fresh && reauthentication.maxAge === undefined) return true;
   return authenticatedSince(identity.authnInstant, { since: reauthentication.fresh ? requestedAt : null, maxAge: reauthentication.maxAge ?? null }, now);

@@ -182,8 +182,7 @@ export async function requestOwnEmailChange(target: SignInTarget, user: SignInUs
   if (await held(scope.em)) return (await changeTiming.pad(), { ok: true });
   const sent = await changeTiming.measure(() =>
     scope.transactional(async (em): Promise<boolean | 'inactive' | 'password_replaced'> => {
-      // Judged on the row as it now is, held until the link is in: a suspension or a new password committed since the
-      // page's read would otherwise leave a link their ends missed (it waits for this transaction, or is read here).
+      // Judged on the locked row: a suspension or new password since the page's read must not miss this link.
       const acting = await holdActingUser(em, applicationId, user.id, target.poolId);
       if (acting === null) return 'inactive';
       if (passwordMark(acting) !== passwordMark(user)) return 'password_replaced';

@@ -320,8 +320,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
         user.tenantIds = kept;
         await endLinksOfOtherOutboxes(tx.em, tx.applicationId, user.id, kept);
       }
-      // The account's notices go out in its pool's tenant, if isolated; an administrator's act is no one's to take back
-      // by a link, so they carry none.
+      // In its pool's tenant if isolated; no link: an administrator's act is not the user's to take back.
       const at = { em: tx.em, sender: tx, tenantId: user.poolId === SHARED_POOL ? null : user.poolId };
       if (newEmail !== undefined) {
         // As after the user's own change (changeEmail).
@@ -341,8 +340,7 @@ export async function updateUser(scope: Scope, userId: string, input: UpdateUser
       if (password !== undefined) {
         user.passwordHash = await acceptedHash(tx, user.poolId, password, user.id);
         user.passwordChangedAt = new Date();
-        // An administrator's new password ends what the old one reached (a leak, a lost account), as a reset does, and
-        // the user is told, as of their own change (at their address as it now is).
+        // Ends what the old password reached, as a reset does; the user is told at their address as it now is.
         await endWhatPasswordOpened(tx.em, tx, user.id, 'password_changed', cutoffs);
         const owner = { id: user.id, email: user.email, name: user.name, locale: user.locale, tenantIds: user.tenantIds };
         await passwordChangedMail(at, owner, { link: null, changedAt: user.passwordChangedAt });
